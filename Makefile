@@ -1,0 +1,62 @@
+# dp2 — the two commands of the Quick start, and the helpers behind them.
+#
+#   make demo   install what is missing, configure, build, run the main example
+#   make test   install what is missing, build, run every test (release, then ASan+UBSan)
+#
+# Other targets: make deps | build | asan | fuzz [FUZZ_SECONDS=60] | clean
+
+SHELL := /bin/bash
+JOBS ?= 2
+FUZZ_SECONDS ?= 60
+
+# Debian 12 packages dp2 builds and tests with.
+DEB_PACKAGES := cmake g++ make pkg-config libglm-dev libtbb-dev libstb-dev doctest-dev \
+                libcli11-dev clang-14 libclang-rt-14-dev mingw-w64-common mingw-w64-x86-64-dev
+
+.PHONY: all deps build asan demo test fuzz clean
+
+all: build
+
+# Installs the missing packages when run as root; otherwise prints the one line to run.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  echo "dp2: installing$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; \
+	else \
+	  echo "dp2: missing Debian packages. Run:"; \
+	  echo "  sudo apt-get install -y$$missing"; \
+	  exit 1; \
+	fi
+
+build: deps
+	cmake --preset release
+	cmake --build --preset release -j $(JOBS)
+
+asan: deps
+	cmake --preset asan
+	cmake --build --preset asan -j $(JOBS)
+
+demo: build
+	./build/release/examples/dp2demo
+
+test: build asan
+	ctest --preset release -j $(JOBS)
+	ctest --preset asan -j $(JOBS)
+	./build/release/examples/dp2demo > /dev/null
+
+# libFuzzer over DrawPrimitives2 under ASan+UBSan, seeded by the stream writer's corpus.
+fuzz: deps
+	cmake --preset fuzz
+	cmake --build --preset fuzz -j $(JOBS)
+	rm -rf build/fuzz/corpus-run && mkdir -p build/fuzz/corpus-run
+	./build/fuzz/tests/fuzz/dp2_seed_corpus build/fuzz/corpus-seed
+	./build/fuzz/tests/fuzz/dp2_fuzz_dp2 -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	  -print_final_stats=1 build/fuzz/corpus-run build/fuzz/corpus-seed
+
+clean:
+	rm -rf build

@@ -1,0 +1,139 @@
+// dp2::Device — the driver object a runtime (or an emulator's guest-driver shim, or a
+// test program) talks to: contexts, a surface table, and the D3dDrawPrimitives2 entry.
+//
+// Threads: a Device is used from one thread at a time for now (the memory and
+// submission issue makes LockAsync reentrant against DrawPrimitives2).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dp2/ddi.h"
+#include "dp2/png.h"
+
+namespace dp2 {
+
+// What a surface handle names. Handles are chosen by the runtime, as D3dCreateSurfaceEx
+// handles are; 0 is never a valid handle ("none" in every DP2 payload).
+enum class SurfaceKind : std::uint8_t {
+  kRenderTarget,
+  kDepthStencil,
+  kTexture,
+  kVertexBuffer,   // DDSCAPS_EXECUTEBUFFER (+ DDSCAPS2_VERTEXBUFFER when explicit)
+  kIndexBuffer,
+  kCommandBuffer,  // what lpDDCommands names
+};
+
+struct SurfaceDesc {
+  SurfaceKind kind = SurfaceKind::kTexture;
+  D3DFORMAT format = D3DFMT_UNKNOWN;  // images; D3DFMT_UNKNOWN for buffers
+  std::uint32_t width = 0;            // images: pixels; buffers: ignored
+  std::uint32_t height = 0;
+  std::uint32_t mip_levels = 1;
+  std::size_t size_bytes = 0;  // buffers: the byte size; images: computed when 0
+  bool explicit_vertex_buffer = false;  // D3dDrawPrimitives2 page: implicit vs explicit VB
+  // Source colour key (DDCKEY_SRCBLT) in the surface's own format: texels whose raw bits
+  // equal it exactly are keyed out when D3DRENDERSTATE_COLORKEYENABLE is on.
+  bool has_color_key = false;
+  DWORD color_key = 0;
+};
+
+struct DeviceDesc {
+  // A transform-and-lighting device accepts untransformed vertices (D3DFVF_XYZ, normals).
+  // Fixed at creation; the non-TnL device keeps the D3dDrawPrimitives2 FVF rule.
+  bool transform_and_lighting = false;
+};
+
+struct ContextDesc {
+  // The runtime interface version, as D3DHAL_CONTEXTCREATEDATA.dwhContext holds it on
+  // input: 0 = DX3, 1 = DX5, 2 = DX6, 3 = DX7, 4 = DX8, 5 = DX9. It decides which FVF bits
+  // are reserved and how some enums read (STATES.md §3, §10).
+  std::uint32_t interface_version = 3;
+  DWORD render_target = 0;  // surface handles, 0 = none
+  DWORD depth_stencil = 0;
+};
+
+// The runtime's D3dParseUnknownCommand, in a bounds-checked form: it receives the stream
+// from the unknown command to the end of dwCommandLength and returns, in `consumed`, how
+// many bytes it handled (the resume point). S_OK/D3D_OK with 0 < consumed <= size resumes
+// there; anything else fails the call with D3DERR_COMMAND_UNPARSED.
+using UnknownCommandCallback =
+    std::function<HRESULT(std::span<const std::byte> command, std::size_t& consumed)>;
+
+// Counters the caller can read to see what the driver did with what it was sent.
+struct Diagnostics {
+  std::uint64_t commands[256] = {};               // commands executed, by opcode
+  std::uint64_t commands_not_rendered[256] = {};  // kept as state / recorded, no effect on pixels yet
+  std::uint64_t unknown_render_states = 0;        // render state numbers ≥ D3DHAL_MAX_RSTATES
+  std::uint64_t bad_texture_stages = 0;           // TEXTURESTAGESTATE stage or state out of range
+  std::uint64_t bad_handles = 0;                  // a payload named a surface the table does not have
+  std::uint64_t unknown_commands_resumed = 0;     // unknown opcodes the callback consumed
+  std::uint64_t draws_recorded = 0;
+  std::uint64_t zero_count_primitives = 0;
+  std::uint64_t draws_skipped = 0;       // a draw the back end could not render (no target, a
+                                         // vertex format it cannot fetch yet)
+  std::uint64_t missing_textures = 0;    // a stage named a handle that is not a texture
+  std::uint64_t primitives_rejected = 0; // NaN / infinite / beyond the guard band
+  // One line per feature the stream used that the back end does not honour yet.
+  std::vector<std::string> not_rendered() const;
+};
+
+namespace detail {
+class DeviceImpl;
+class Context;
+}  // namespace detail
+
+class Device {
+ public:
+  explicit Device(const DeviceDesc& desc = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  // --- surfaces (plain memory until the memory issue brings locks) -------------------
+  // D3D_OK, E_INVALIDARG (handle 0 or in use, or a bad size/format), E_OUTOFMEMORY.
+  HRESULT create_surface(DWORD handle, const SurfaceDesc& desc);
+  HRESULT destroy_surface(DWORD handle);
+  // The surface's bytes (level 0 first, then the mip chain), empty for an unknown handle.
+  std::span<std::byte> surface_bytes(DWORD handle);
+  // The surface as an image for the PNG dump (png.h). A P8 surface takes the palette bound
+  // to it in `context` (SETPALETTE), if any. Empty (null data) for an unknown handle.
+  PngImage surface_image(DWORD handle, ULONG_PTR context = 0) const;
+  // encode the surface and write it; false (and `error`) on failure.
+  bool write_png(DWORD handle, const std::string& path, bool keep_alpha = false, ULONG_PTR context = 0,
+                 std::string* error = nullptr) const;
+  // Simple flip flag: while set, DrawPrimitives2 on a context drawing to this surface
+  // answers DDERR_WASSTILLDRAWING (D3dDrawPrimitives2 page).
+  HRESULT set_flip_in_progress(DWORD handle, bool in_progress);
+
+  // --- contexts ----------------------------------------------------------------------
+  // D3D_OK and the new handle, or D3DHAL_OUTOFCONTEXTS.
+  HRESULT create_context(const ContextDesc& desc, ULONG_PTR& out_handle);
+  HRESULT destroy_context(ULONG_PTR handle);
+
+  // --- D3dDrawPrimitives2 ------------------------------------------------------------
+  // lpDDCommands / lpDDVertex hold surface handles (ddi.h explains the portable fields).
+  // Returns DDHAL_DRIVER_HANDLED; the outcome is in data.ddrval and data.dwErrorOffset.
+  DWORD DrawPrimitives2(D3DHAL_DRAWPRIMITIVES2DATA& data);
+  void set_unknown_command_callback(UnknownCommandCallback callback);
+
+  // Rendering threads for the tile-parallel back end: 0 = one per core, 1 = all work on the
+  // calling thread. The image does not depend on it.
+  void set_render_threads(unsigned threads);
+
+  const DeviceDesc& desc() const noexcept;
+  const Diagnostics& diagnostics() const noexcept;
+
+  // For tests and tools that look at recorded state and draws (src/device/context.h).
+  const detail::Context* inspect_context(ULONG_PTR handle) const noexcept;
+
+ private:
+  std::unique_ptr<detail::DeviceImpl> impl_;
+};
+
+}  // namespace dp2

@@ -1,0 +1,64 @@
+// The rasterizer's entry points. A Renderer collects a scene — clears and draws, in
+// submission order — set up and binned into screen tiles, then rasterizes the tiles in
+// parallel on flush(). One tile is owned by one thread at a time, and inside a tile the
+// commands run in submission order, so the result does not depend on the thread count
+// (ARCHITECTURE.md, "Rules that keep it fast and safe").
+//
+// Threads: begin/clear/draw/flush are called from one thread (the device's); tiles run
+// on the executor's workers during flush().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "dp2raster/pipeline.h"
+
+namespace dp2::raster {
+
+struct RendererStats {
+  std::uint64_t triangles_binned = 0;
+  std::uint64_t triangles_culled = 0;       // back-facing or zero area
+  std::uint64_t primitives_rejected = 0;    // NaN / infinite / beyond the guard band
+  std::uint64_t pixels_shaded = 0;
+  std::uint64_t tiles_rasterized = 0;
+};
+
+struct ClearCommand {
+  ImageView color, depth;
+  Rect rect;  // already clipped to the targets
+  bool clear_color = false, clear_depth = false, clear_stencil = false;
+  std::uint32_t color_raw = 0;  // in the target's format
+  std::uint32_t depth_value = 0, stencil_value = 0;
+};
+
+class Renderer {
+ public:
+  // threads: 0 = the executor's default, 1 = run every tile on the calling thread.
+  explicit Renderer(unsigned threads = 0);
+  ~Renderer();
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+
+  void clear(const ClearCommand& clear);
+
+  // Draws `primitive_count` primitives of `topology` from `vertices` (through `indices`
+  // when not empty). `edge_flags`: triangle lists one word per triangle (bits 0–2: edges
+  // v0v1, v1v2, v2v0); fans one word in the D3DHAL_DP2TRIANGLEFAN_IMM layout; empty = all
+  // edges. The DrawState must stay alive until flush() returns.
+  void draw(const DrawState& state, Topology topology, std::uint32_t primitive_count,
+            std::span<const Vertex> vertices, std::span<const std::uint32_t> indices,
+            std::span<const std::uint32_t> edge_flags = {});
+
+  // Rasterizes everything queued and empties the scene.
+  void flush();
+
+  const RendererStats& stats() const noexcept;
+
+  struct Scene;  // the rasterizer room's own (scene.h)
+
+ private:
+  std::unique_ptr<Scene> scene_;
+};
+
+}  // namespace dp2::raster

@@ -1,0 +1,33 @@
+// The pixel pipeline: texture stages, specular, fog, alpha test, stencil and depth,
+// blending, dithering and the write — in the order Direct3D's fixed-function pipeline
+// applies them. Called per covered pixel on a worker thread, inside the tile that owns
+// the pixel, so it needs no synchronisation.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "dp2raster/pipeline.h"
+
+namespace dp2::raster {
+
+// One pixel's interpolated inputs.
+struct Fragment {
+  std::int32_t x = 0, y = 0;
+  float z = 0.0f;      // screen-space depth, before the viewport clamp
+  float w = 1.0f;      // eye-space w (1 / interpolated rhw)
+  Color diffuse, specular;
+  std::array<std::array<float, 4>, kMaxTextureCoordSets> tex{};
+  std::array<float, kMaxTextureStages> lod{};  // per stage, from the 2×2 quad
+  bool back_facing = false;
+};
+
+// Shades and writes one fragment; returns true when it was written (passed every test).
+bool shade_fragment(const DrawState& state, const Fragment& fragment);
+
+// Level-of-detail for each stage of `state` from a quad's texture coordinates:
+// tex[p] are the coordinates of pixels (0,0), (1,0), (0,1) of the quad.
+void quad_lods(const DrawState& state, const std::array<std::array<float, 4>, kMaxTextureCoordSets>* tex[3],
+               std::array<float, kMaxTextureStages>& lod);
+
+}  // namespace dp2::raster

@@ -1,0 +1,81 @@
+// The scene: primitives set up on the submitting thread and binned into 64×64 tiles.
+// Internal to the rasterizer room.
+//
+// Fixed point: vertex positions are snapped to 1/256 pixel (kSubpixelBits = 8). Eight bits
+// is the sub-pixel precision D3D10 hardware must have and what D3D9-class hardware offered;
+// it makes shared edges exact (both triangles see the same snapped vertices) while keeping
+// the edge-function products inside int64: with |coordinate| ≤ kGuardBand = 2^20 pixels,
+// snapped values are ≤ 2^28, deltas ≤ 2^29, products ≤ 2^58 < 2^63.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dp2raster/pipeline.h"
+#include "dp2raster/renderer.h"
+
+namespace dp2::raster {
+
+inline constexpr int kSubpixelBits = 8;
+inline constexpr std::int64_t kSubpixelOne = std::int64_t{1} << kSubpixelBits;
+inline constexpr float kGuardBand = 1048576.0f;  // 2^20 pixels either side of the origin
+inline constexpr std::int32_t kTileSize = 64;
+
+struct TrianglePrim {
+  const DrawState* state = nullptr;
+  std::int64_t x[3] = {}, y[3] = {};  // snapped, oriented so the signed area is positive
+  std::int64_t area = 0;              // twice the area in subpixel² units, > 0
+  bool back_facing = false;           // counter-clockwise on screen (for two-sided stencil)
+  Vertex v[3];                        // attributes, in the same (oriented) order
+  Color flat_diffuse, flat_specular;  // the provoking vertex's colours (FLAT)
+  Rect bounds;                        // pixels, clipped to the draw's clip rect
+};
+
+struct LinePrim {
+  const DrawState* state = nullptr;
+  Vertex a, b;
+  bool include_last = false;
+  Color flat_diffuse, flat_specular;
+  Rect bounds;
+};
+
+struct PointPrim {
+  const DrawState* state = nullptr;
+  Vertex v;
+  Rect bounds;
+};
+
+struct BinEntry {
+  enum class Kind : std::uint8_t { kClear, kTriangle, kLine, kPoint } kind;
+  std::uint32_t index;
+};
+
+struct Renderer::Scene {
+  explicit Scene(unsigned thread_count) : threads(thread_count) {}
+
+  unsigned threads;
+  std::vector<ClearCommand> clears;
+  std::vector<TrianglePrim> triangles;
+  std::vector<LinePrim> lines;
+  std::vector<PointPrim> points;
+  // bins[ty * tiles_x + tx], each in submission order.
+  std::int32_t tiles_x = 0, tiles_y = 0;
+  std::vector<std::vector<BinEntry>> bins;
+  RendererStats stats;
+
+  void ensure_grid(std::int32_t width, std::int32_t height);
+  void bin(const Rect& bounds, BinEntry entry);
+  void reset();
+};
+
+// Tile work, called per tile on a worker thread (tile.cpp).
+struct TileCounters {
+  std::uint64_t pixels = 0;
+};
+void rasterize_tile(const Renderer::Scene& scene, std::int32_t tx, std::int32_t ty, TileCounters& counters);
+
+// Runs fn(i) for i in [0, count), in parallel when threads != 1 (executor.cpp: the one
+// place that talks to TBB).
+void for_each_tile(unsigned threads, std::size_t count, void (*fn)(void*, std::size_t), void* context);
+
+}  // namespace dp2::raster

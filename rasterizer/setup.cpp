@@ -1,0 +1,242 @@
+// Primitive assembly, triangle setup and binning. Runs on the thread that calls
+// Renderer::draw (the device's); the tiles run later, in flush().
+#include <algorithm>
+#include <cmath>
+
+#include "scene.h"
+
+namespace dp2::raster {
+
+Rect intersect(const Rect& a, const Rect& b) noexcept {
+  return {std::max(a.left, b.left), std::max(a.top, b.top), std::min(a.right, b.right), std::min(a.bottom, b.bottom)};
+}
+
+namespace {
+
+bool usable(const Vertex& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::fabs(v.x) <= kGuardBand && std::fabs(v.y) <= kGuardBand;
+}
+
+std::int64_t snap(float c) { return static_cast<std::int64_t>(std::nearbyint(double{c} * double(kSubpixelOne))); }
+
+// Smallest integer pixel coordinate whose centre is ≥ the snapped value, and largest ≤.
+std::int32_t ceil_pixel(std::int64_t s) {
+  return static_cast<std::int32_t>((s + kSubpixelOne - 1) >> kSubpixelBits);
+}
+std::int32_t floor_pixel(std::int64_t s) { return static_cast<std::int32_t>(s >> kSubpixelBits); }
+
+}  // namespace
+
+void Renderer::Scene::ensure_grid(std::int32_t width, std::int32_t height) {
+  const std::int32_t tx = (width + kTileSize - 1) / kTileSize, ty = (height + kTileSize - 1) / kTileSize;
+  if (tx <= tiles_x && ty <= tiles_y) return;
+  const std::int32_t nx = std::max(tx, tiles_x), ny = std::max(ty, tiles_y);
+  std::vector<std::vector<BinEntry>> grown(static_cast<std::size_t>(nx) * ny);
+  for (std::int32_t y = 0; y < tiles_y; ++y)
+    for (std::int32_t x = 0; x < tiles_x; ++x) grown[y * nx + x] = std::move(bins[y * tiles_x + x]);
+  bins = std::move(grown);
+  tiles_x = nx;
+  tiles_y = ny;
+}
+
+void Renderer::Scene::bin(const Rect& bounds, BinEntry entry) {
+  if (bounds.empty()) return;
+  ensure_grid(bounds.right, bounds.bottom);
+  const std::int32_t x0 = bounds.left / kTileSize, x1 = (bounds.right - 1) / kTileSize;
+  const std::int32_t y0 = bounds.top / kTileSize, y1 = (bounds.bottom - 1) / kTileSize;
+  for (std::int32_t ty = y0; ty <= y1; ++ty)
+    for (std::int32_t tx = x0; tx <= x1; ++tx) bins[ty * tiles_x + tx].push_back(entry);
+}
+
+void Renderer::Scene::reset() {
+  clears.clear();
+  triangles.clear();
+  lines.clear();
+  points.clear();
+  for (auto& b : bins) b.clear();
+}
+
+Renderer::Renderer(unsigned threads) : scene_(std::make_unique<Scene>(threads)) {}
+Renderer::~Renderer() = default;
+
+const RendererStats& Renderer::stats() const noexcept { return scene_->stats; }
+
+void Renderer::clear(const ClearCommand& clear) {
+  if (clear.rect.empty() || clear.rect.left < 0 || clear.rect.top < 0) return;
+  scene_->clears.push_back(clear);
+  scene_->bin(clear.rect, {BinEntry::Kind::kClear, static_cast<std::uint32_t>(scene_->clears.size() - 1)});
+}
+
+namespace {
+
+// Line setup shared by line lists, strips and wireframe edges. The pixels a line lights
+// are decided per tile (tile.cpp); here only its bounds.
+void add_line(Renderer::Scene& scene, const DrawState& state, const Vertex& a, const Vertex& b, bool include_last,
+              const Vertex& provoking) {
+  if (!usable(a) || !usable(b)) {
+    ++scene.stats.primitives_rejected;
+    return;
+  }
+  LinePrim line{&state, a, b, include_last, provoking.diffuse, provoking.specular, {}};
+  const float x0 = std::min(a.x, b.x), x1 = std::max(a.x, b.x), y0 = std::min(a.y, b.y), y1 = std::max(a.y, b.y);
+  // Pixels whose centre rounds from the segment (floor(c + 0.5)), one pixel of margin.
+  const Rect r{static_cast<std::int32_t>(std::floor(x0 + 0.5f)) - 1, static_cast<std::int32_t>(std::floor(y0 + 0.5f)) - 1,
+               static_cast<std::int32_t>(std::floor(x1 + 0.5f)) + 2, static_cast<std::int32_t>(std::floor(y1 + 0.5f)) + 2};
+  line.bounds = intersect(r, state.clip);
+  if (line.bounds.empty()) return;
+  scene.lines.push_back(line);
+  scene.bin(line.bounds, {BinEntry::Kind::kLine, static_cast<std::uint32_t>(scene.lines.size() - 1)});
+}
+
+void add_point(Renderer::Scene& scene, const DrawState& state, const Vertex& v) {
+  if (!usable(v)) {
+    ++scene.stats.primitives_rejected;
+    return;
+  }
+  // A point of size s covers the pixel centres (i, j) with x − s/2 ≤ i < x + s/2 (and the
+  // same in y): the top-left rule applied to the point's square.
+  const float half = std::max(v.point_size, 1.0f) * 0.5f;
+  const Rect r{static_cast<std::int32_t>(std::ceil(v.x - half)), static_cast<std::int32_t>(std::ceil(v.y - half)),
+               static_cast<std::int32_t>(std::ceil(v.x + half)), static_cast<std::int32_t>(std::ceil(v.y + half))};
+  PointPrim p{&state, v, intersect(r, state.clip)};
+  if (p.bounds.empty()) return;
+  scene.points.push_back(p);
+  scene.bin(p.bounds, {BinEntry::Kind::kPoint, static_cast<std::uint32_t>(scene.points.size() - 1)});
+}
+
+// Edge visibility bits for wireframe: bit 0 = v0v1, bit 1 = v1v2, bit 2 = v2v0.
+void add_triangle(Renderer::Scene& scene, const DrawState& state, const Vertex& a, const Vertex& b, const Vertex& c,
+                  std::uint32_t edges) {
+  if (!usable(a) || !usable(b) || !usable(c)) {
+    ++scene.stats.primitives_rejected;
+    return;
+  }
+  TrianglePrim t;
+  t.state = &state;
+  const Vertex* in[3] = {&a, &b, &c};
+  std::int64_t x[3], y[3];
+  for (int i = 0; i < 3; ++i) {
+    x[i] = snap(in[i]->x);
+    y[i] = snap(in[i]->y);
+  }
+  // Twice the signed area, y down: positive = clockwise on screen.
+  const std::int64_t area = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
+  // D3DCULL_CW culls clockwise triangles, D3DCULL_CCW counter-clockwise ones; a zero-area
+  // triangle covers no pixel centre and is dropped whatever the mode.
+  if (area == 0 || (state.cull == Cull::kCW && area > 0) || (state.cull == Cull::kCCW && area < 0)) {
+    ++scene.stats.triangles_culled;
+    return;
+  }
+  t.back_facing = area < 0;
+  t.flat_diffuse = a.diffuse;  // FLAT takes the first vertex of the triangle
+  t.flat_specular = a.specular;
+
+  if (state.fill != Fill::kSolid) {
+    if (state.fill == Fill::kPoint) {
+      for (const Vertex* v : in) add_point(scene, state, *v);
+      return;
+    }
+    // Wireframe: each visible edge from its start, without its end pixel, so a closed
+    // outline lights each vertex pixel once.
+    for (int e = 0; e < 3; ++e)
+      if (edges & (1u << e)) add_line(scene, state, *in[e], *in[(e + 1) % 3], false, a);
+    return;
+  }
+
+  const int order[3] = {0, area > 0 ? 1 : 2, area > 0 ? 2 : 1};  // orient to positive area
+  for (int i = 0; i < 3; ++i) {
+    t.x[i] = x[order[i]];
+    t.y[i] = y[order[i]];
+    t.v[i] = *in[order[i]];
+  }
+  t.area = area > 0 ? area : -area;
+  const std::int64_t xmin = std::min({t.x[0], t.x[1], t.x[2]}), xmax = std::max({t.x[0], t.x[1], t.x[2]});
+  const std::int64_t ymin = std::min({t.y[0], t.y[1], t.y[2]}), ymax = std::max({t.y[0], t.y[1], t.y[2]});
+  const Rect r{ceil_pixel(xmin), ceil_pixel(ymin), floor_pixel(xmax) + 1, floor_pixel(ymax) + 1};
+  t.bounds = intersect(r, state.clip);
+  if (t.bounds.empty()) return;
+  scene.triangles.push_back(t);
+  ++scene.stats.triangles_binned;
+  scene.bin(t.bounds, {BinEntry::Kind::kTriangle, static_cast<std::uint32_t>(scene.triangles.size() - 1)});
+}
+
+}  // namespace
+
+void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t primitive_count,
+                    std::span<const Vertex> vertices, std::span<const std::uint32_t> indices,
+                    std::span<const std::uint32_t> edge_flags) {
+  Scene& scene = *scene_;
+  if (state.clip.empty()) return;
+  // Vertex k of the primitive stream; the caller validated every index.
+  auto vertex = [&](std::size_t k) -> const Vertex& { return vertices[indices.empty() ? k : indices[k]]; };
+  const std::size_t n = primitive_count;
+  switch (topology) {
+    case Topology::kPointList:
+      for (std::size_t i = 0; i < n; ++i) add_point(scene, state, vertex(i));
+      break;
+    case Topology::kLineList:
+      for (std::size_t i = 0; i < n; ++i) add_line(scene, state, vertex(2 * i), vertex(2 * i + 1), state.last_pixel, vertex(2 * i));
+      break;
+    case Topology::kLineStrip:
+      // Inner joints are drawn once, as the start of the next segment; the strip's very
+      // last pixel follows D3DRS_LASTPIXEL.
+      for (std::size_t i = 0; i < n; ++i)
+        add_line(scene, state, vertex(i), vertex(i + 1), i + 1 == n && state.last_pixel, vertex(i));
+      break;
+    case Topology::kTriangleList:
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t edges = i < edge_flags.size() ? edge_flags[i] & 7u : 7u;
+        add_triangle(scene, state, vertex(3 * i), vertex(3 * i + 1), vertex(3 * i + 2), edges);
+      }
+      break;
+    case Topology::kTriangleStrip:
+      // Odd triangles swap their last two vertices to keep the winding: (i, i+2, i+1).
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i % 2 == 0) add_triangle(scene, state, vertex(i), vertex(i + 1), vertex(i + 2), 7u);
+        else add_triangle(scene, state, vertex(i), vertex(i + 2), vertex(i + 1), 7u);
+      }
+      break;
+    case Topology::kTriangleFan: {
+      // Triangle i is (v[i+1], v[i+2], v[0]) (D3DHAL_DP2TRIANGLEFAN page). The fan's edge
+      // word has bit i for edge V[i]–V[i+1] and bit n+1 for V[n+1]–V[0]; an inner edge is
+      // never drawn.
+      const bool has_flags = !edge_flags.empty();
+      const std::uint32_t f = has_flags ? edge_flags[0] : 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint32_t edges = 7u;
+        if (has_flags) {
+          edges = ((f >> (i + 1)) & 1u)                       // v[i+1]v[i+2]
+                  | ((i + 1 == n ? (f >> (n + 1)) & 1u : 0u) << 1)  // v[i+2]v[0]
+                  | ((i == 0 ? f & 1u : 0u) << 2);               // v[0]v[i+1]
+        }
+        add_triangle(scene, state, vertex(i + 1), vertex(i + 2), vertex(0), edges);
+      }
+      break;
+    }
+  }
+}
+
+namespace {
+struct FlushContext {
+  Renderer::Scene* scene;
+  std::vector<TileCounters> counters;
+};
+void run_tile(void* ctx, std::size_t i) {
+  auto* c = static_cast<FlushContext*>(ctx);
+  const std::int32_t tx = static_cast<std::int32_t>(i % c->scene->tiles_x), ty = static_cast<std::int32_t>(i / c->scene->tiles_x);
+  if (!c->scene->bins[i].empty()) rasterize_tile(*c->scene, tx, ty, c->counters[i]);
+}
+}  // namespace
+
+void Renderer::flush() {
+  Scene& scene = *scene_;
+  FlushContext ctx{&scene, std::vector<TileCounters>(scene.bins.size())};
+  for_each_tile(scene.threads, scene.bins.size(), run_tile, &ctx);
+  for (std::size_t i = 0; i < scene.bins.size(); ++i) {
+    scene.stats.pixels_shaded += ctx.counters[i].pixels;
+    if (!scene.bins[i].empty()) ++scene.stats.tiles_rasterized;
+  }
+  scene.reset();
+}
+
+}  // namespace dp2::raster

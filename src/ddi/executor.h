@@ -1,0 +1,86 @@
+// D3dDrawPrimitives2 after the device has found the context and checked the flip state:
+// locate the command stream and vertices, check the FVF, run every command in order.
+// The page's steps and the choices it leaves open are listed in docs/decisions.md.
+//
+// Thread: the caller's (the thread calling Device::DrawPrimitives2).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "ddi/decoder.h"
+#include "device/context.h"
+#include "device/surface_table.h"
+#include "dp2/device.h"
+
+namespace dp2::ddi {
+
+struct ExecutorEnv {
+  detail::SurfaceTable& surfaces;
+  detail::Context& context;
+  Diagnostics& diagnostics;
+  const UnknownCommandCallback& unknown_command;
+  const DeviceDesc& device;
+};
+
+void execute_draw_primitives2(D3DHAL_DRAWPRIMITIVES2DATA& data, ExecutorEnv& env);
+
+// True for the opcodes that draw (the 15 DX6/7 forms and the DX8/9 stream draws).
+bool is_primitive(std::uint8_t op) noexcept;
+
+// A window of vertices: vertex v lives at bytes[base + v × stride]. Every access is
+// checked against both the bytes and the vertex limit the caller declared.
+struct VertexWindow {
+  std::span<const std::byte> bytes;
+  std::int64_t base = 0;  // may be negative (DRAWINDEXEDPRIMITIVE2's BaseVertexOffset)
+  std::uint32_t stride = 0;
+  std::uint64_t max_vertices = UINT64_MAX;  // dwVertexLength for the legacy buffer
+  DWORD fvf = 0;
+
+  [[nodiscard]] bool contains(std::uint64_t v) const noexcept {
+    if (stride == 0 || v >= max_vertices || v > (std::uint64_t{1} << 40)) return false;
+    const std::int64_t at = base + static_cast<std::int64_t>(v) * stride;
+    return at >= 0 && static_cast<std::uint64_t>(at) + stride <= bytes.size();
+  }
+};
+
+// Outcome of one command: D3D_OK, or the ddrval to fail the call with.
+using CommandResult = HRESULT;
+
+// Primitive opcodes → draw records (primitives.cpp). `cmd` was accepted by decode_one.
+class PrimitiveRecorder {
+ public:
+  PrimitiveRecorder(ExecutorEnv& env, const D3DHAL_DRAWPRIMITIVES2DATA& data, DWORD fvf, std::uint32_t stride)
+      : env_(env), data_(data), fvf_(fvf), stride_(stride) {}
+
+  CommandResult record(const Command& cmd);
+
+ private:
+  CommandResult legacy(const Command& cmd);
+  CommandResult immediate(const Command& cmd);
+  CommandResult stream_draw(const Command& cmd);
+  std::optional<VertexWindow> legacy_window();
+  std::optional<VertexWindow> stream0_window(bool require_fvf);
+  // Copies the vertices `vertex_numbers` name (absolute within the window) and adds a draw.
+  CommandResult emit(const Command& cmd, const VertexWindow& window, gpu::Topology topology,
+                     std::uint32_t primitives, std::span<const std::uint32_t> vertex_numbers,
+                     bool sequential, std::span<const DWORD> edge_flags = {});
+  CommandResult emit_inline(const Command& cmd, gpu::Topology topology, std::uint32_t primitives,
+                            std::span<const std::byte> vertices, std::span<const DWORD> edge_flags);
+  std::uint32_t current_state();
+
+  ExecutorEnv& env_;
+  const D3DHAL_DRAWPRIMITIVES2DATA& data_;
+  DWORD fvf_;
+  std::uint32_t stride_;
+  std::optional<VertexWindow> legacy_;  // located on first use only (D3dDrawPrimitives2 page)
+  bool legacy_failed_ = false;
+  std::vector<std::uint32_t> scratch_;
+};
+
+// Vertices a primitive of `topology` with `count` primitives uses, in 64 bits (no overflow).
+std::uint64_t vertices_for(gpu::Topology topology, std::uint64_t count) noexcept;
+
+}  // namespace dp2::ddi

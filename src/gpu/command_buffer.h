@@ -1,0 +1,117 @@
+// The records the front end hands toward the back end: draws, clears, blits and the
+// state snapshots they refer to, with their vertex, index and rectangle data copied into
+// the buffer's own arena (ARCHITECTURE.md: caller memory is read once, by the front end;
+// what the back end needs later is copied here).
+//
+// The memory and submission issue adds the allocation and patch location lists and
+// submission through Render; the pixel issue consumes these records in rasterizer/.
+//
+// Thread: filled on the DrawPrimitives2 thread; read by whoever executes it later.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <variant>
+#include <vector>
+
+#include "dp2/ddi.h"
+#include "state/pipeline_key.h"
+
+namespace dp2::gpu {
+
+enum class Topology : std::uint8_t {
+  kPointList, kLineList, kLineStrip, kTriangleList, kTriangleStrip, kTriangleFan,
+};
+
+// A byte range inside CommandBuffer::data().
+struct ArenaRange {
+  std::uint32_t offset = 0;
+  std::uint32_t size = 0;
+};
+
+struct StateSnapshot {
+  state::PipelineKey key;
+  state::DrawUniforms uniforms;
+  DWORD render_target = 0;
+  DWORD depth_stencil = 0;
+};
+
+// Vertex data is the copied block of every vertex the draw references, in the source
+// FVF layout; indices (32-bit) are relative to that block. Without indices the draw takes
+// the block's vertices in order. Triangle fans keep D3D's vertex order: triangle i is
+// (v[i+1], v[i+2], v[0]) (D3DHAL_DP2TRIANGLEFAN page).
+struct DrawRecord {
+  Topology topology = Topology::kTriangleList;
+  std::uint32_t primitive_count = 0;
+  DWORD fvf = 0;
+  std::uint32_t stride = 0;
+  std::uint32_t vertex_count = 0;
+  ArenaRange vertices;
+  ArenaRange indices;     // uint32 each; empty = sequential
+  ArenaRange edge_flags;  // DWORD per primitive (wireframe edge flags); empty = all edges
+  std::uint32_t state = 0;          // index into states()
+  std::uint32_t source_offset = 0;  // of the DP2 command in the caller's buffer
+  std::uint8_t source_op = 0;
+};
+
+struct ClearRecord {
+  DWORD flags = 0;  // D3DCLEAR_*
+  DWORD color = 0;
+  float depth = 0.0f;
+  DWORD stencil = 0;
+  ArenaRange rects;  // RECTs; empty = the whole target (COMPUTERECTS with 0 rects → viewport)
+  std::uint32_t state = 0;
+  std::uint32_t source_offset = 0;
+};
+
+// TEXBLT, BLT, SURFACEBLT, VOLUMEBLT, BUFFERBLT, COLORFILL, GENERATEMIPSUBLEVELS: kept
+// whole so the back end performs them in stream order.
+struct CopyRecord {
+  std::uint8_t source_op = 0;
+  ArenaRange payload;  // the one record, as the stream had it
+  std::uint32_t source_offset = 0;
+};
+
+using Record = std::variant<DrawRecord, ClearRecord, CopyRecord>;
+
+class CommandBuffer {
+ public:
+  // Copies bytes into the arena; nullopt-like failure (size 0 range with ok=false) when
+  // the arena would exceed kMaxArenaBytes.
+  static constexpr std::size_t kMaxArenaBytes = std::size_t{1} << 30;  // 1 GiB per buffer
+
+  [[nodiscard]] bool append_bytes(std::span<const std::byte> bytes, ArenaRange& out);
+  [[nodiscard]] bool append_u32(std::span<const std::uint32_t> values, ArenaRange& out);
+
+  // The snapshot index for the current state: a new snapshot only when it changed.
+  std::uint32_t snapshot(const state::PipelineKey& key, const state::DrawUniforms& uniforms,
+                         DWORD render_target, DWORD depth_stencil, bool uniforms_changed);
+
+  void add(Record record) { records_.push_back(std::move(record)); }
+
+  std::span<const Record> records() const noexcept { return records_; }
+  std::span<const StateSnapshot> states() const noexcept { return states_; }
+  std::span<const std::byte> data() const noexcept { return data_; }
+  std::span<const std::byte> bytes(ArenaRange r) const noexcept { return std::span(data_).subspan(r.offset, r.size); }
+  std::vector<std::uint32_t> indices(const DrawRecord& d) const;
+
+  // Keeps capacity (no heap traffic in steady state).
+  void reset();
+
+  // A failed DP2 command leaves no half of itself behind: the executor marks the buffer
+  // before each command and rolls back to the mark when the command fails, so the
+  // runtime can resend from dwErrorOffset without drawing anything twice.
+  struct Mark {
+    std::size_t data = 0, records = 0, states = 0;
+  };
+  Mark mark() const noexcept { return {data_.size(), records_.size(), states_.size()}; }
+  void rollback(const Mark& m);
+
+ private:
+  std::vector<std::byte> data_;
+  std::vector<Record> records_;
+  std::vector<StateSnapshot> states_;
+};
+
+}  // namespace dp2::gpu
