@@ -173,6 +173,9 @@ bool run_stages(const DrawState& s, const Fragment& f, Color& out) {
       in.texture.b *= luminance;
     }
     bumped = false;
+    // PREMODULATE on the previous stage: this stage's CURRENT is multiplied by this
+    // stage's texture (D3DTEXTUREOP page).
+    if (i > 0 && s.stages[i - 1].color_op == TextureOp::kPremodulate) in.current = premodulate_current(in.current, in.texture);
     if (st.color_op == TextureOp::kBumpEnvMap || st.color_op == TextureOp::kBumpEnvMapLuminance) {
       bump_offset(st.bump, in.texture, du, dv, luminance);
       bumped = true;
@@ -184,7 +187,9 @@ bool run_stages(const DrawState& s, const Fragment& f, Color& out) {
                 a2 = select_arg(st.alpha_arg[2], in);
     Color result = apply_color_op(st.color_op, c0, c1, c2, in);
     // An ALPHAOP of DISABLE passes the current alpha through (stage 0: the diffuse alpha).
-    result.a = st.alpha_op == TextureOp::kDisable ? in.current.a : apply_alpha_op(st.alpha_op, a0.a, a1.a, a2.a, in);
+    // DOTPRODUCT3 writes its result to every channel, alpha included (D3DTEXTUREOP page).
+    if (st.color_op != TextureOp::kDotProduct3)
+      result.a = st.alpha_op == TextureOp::kDisable ? in.current.a : apply_alpha_op(st.alpha_op, a0.a, a1.a, a2.a, in);
     if (st.result_arg == kArgTemp) in.temp = result;
     else in.current = result;
   }

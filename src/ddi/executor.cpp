@@ -343,7 +343,6 @@ CommandResult Dp2Call::state_command(const Command& cmd) {
       if (s.dirty()) state::update_derived(s, ctx.key, ctx.uniforms);
       c.state = ctx.commands.snapshot(ctx.key, ctx.uniforms, s.render_target, s.depth_stencil, true);
       ctx.commands.add(c);
-      not_rendered(cmd);
       return D3D_OK;
     }
     case D3DDP2OP_SETTEXLOD: {
@@ -353,7 +352,6 @@ CommandResult Dp2Call::state_command(const Command& cmd) {
         s.texture_lod[recs[i].dwDDSurface] = recs[i].dwLOD;
       }
       s.mark(state::kDirtySamplers);
-      not_rendered(cmd);
       return D3D_OK;
     }
     case D3DDP2OP_SETPRIORITY: {
@@ -374,7 +372,6 @@ CommandResult Dp2Call::state_command(const Command& cmd) {
         }
       }
       s.mark(state::kDirtySamplers);
-      not_rendered(cmd);
       return D3D_OK;
     }
     case D3DDP2OP_UPDATEPALETTE: {
@@ -384,7 +381,6 @@ CommandResult Dp2Call::state_command(const Command& cmd) {
       state::Palette& p = s.palettes[head.dwPaletteHandle];
       std::memcpy(p.entries.data() + head.wStartIndex, cmd.body.data(), cmd.body.size());
       s.mark(state::kDirtySamplers);
-      not_rendered(cmd);
       return D3D_OK;
     }
     case D3DDP2OP_SETSCISSORRECT: {

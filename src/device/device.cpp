@@ -122,6 +122,8 @@ DWORD Device::DrawPrimitives2(D3DHAL_DRAWPRIMITIVES2DATA& data) {
     data.ddrval = DDERR_WASSTILLDRAWING;
     return DDHAL_DRIVER_HANDLED;
   }
+  // The previous call's records stay inspectable (inspect_context) until this point.
+  context.commands.reset();
   // 3–5. Locate the commands and vertices, check the FVF, run the commands.
   ddi::ExecutorEnv env{impl_->surfaces, context, impl_->diagnostics, impl_->unknown_command, impl_->desc};
   ddi::execute_draw_primitives2(data, env);
@@ -129,7 +131,6 @@ DWORD Device::DrawPrimitives2(D3DHAL_DRAWPRIMITIVES2DATA& data) {
   // stand. (Synchronous until the submission issue puts this behind fences.)
   gpu::BackendEnv backend_env{impl_->surfaces, context.state, context.desc().interface_version, impl_->diagnostics};
   impl_->backend.execute(context.commands, backend_env);
-  context.commands.reset();
   return DDHAL_DRIVER_HANDLED;
 }
 
