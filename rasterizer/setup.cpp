@@ -104,9 +104,29 @@ void add_point(Renderer::Scene& scene, const DrawState& state, const Vertex& v) 
   scene.bin(p.bounds, {BinEntry::Kind::kPoint, static_cast<std::uint32_t>(scene.points.size() - 1)});
 }
 
+// D3DRS_WRAPn: a wrapped coordinate interpolates the short way around the unit cylinder,
+// so each vertex's value is moved by whole units to lie within 0.5 of the first vertex's.
+void apply_wrap(const DrawState& state, Vertex& a, Vertex& b, Vertex& c) {
+  for (std::size_t set = 0; set < kMaxTextureCoordSets; ++set) {
+    const std::uint8_t mask = state.wrap.set_mask[set];
+    if (mask == 0) continue;
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (!(mask & (1u << k))) continue;
+      const float origin = a.tex[set][k];
+      for (Vertex* v : {&b, &c}) {
+        float& t = v->tex[set][k];
+        if (!std::isfinite(t) || !std::isfinite(origin)) continue;
+        t -= std::round(t - origin);  // now |t − origin| ≤ 0.5
+      }
+    }
+  }
+}
+
 // Edge visibility bits for wireframe: bit 0 = v0v1, bit 1 = v1v2, bit 2 = v2v0.
-void add_triangle(Renderer::Scene& scene, const DrawState& state, const Vertex& a, const Vertex& b, const Vertex& c,
-                  std::uint32_t edges) {
+void add_triangle(Renderer::Scene& scene, const DrawState& state, const Vertex& a_in, const Vertex& b_in,
+                  const Vertex& c_in, std::uint32_t edges) {
+  Vertex a = a_in, b = b_in, c = c_in;
+  apply_wrap(state, a, b, c);
   if (!usable(a) || !usable(b) || !usable(c)) {
     ++scene.stats.primitives_rejected;
     return;

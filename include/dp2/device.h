@@ -78,6 +78,7 @@ struct Diagnostics {
   std::uint64_t draws_skipped = 0;       // a draw the back end could not render (no target, a
                                          // vertex format it cannot fetch yet)
   std::uint64_t missing_textures = 0;    // a stage named a handle that is not a texture
+  std::uint64_t state_values_out_of_range = 0;  // an enum state outside its values: default used
   std::uint64_t primitives_rejected = 0; // NaN / infinite / beyond the guard band
   // One line per feature the stream used that the back end does not honour yet.
   std::vector<std::string> not_rendered() const;

@@ -91,7 +91,7 @@ void Dp2Call::run() {
     }
   }
 
-  PrimitiveRecorder primitives(env_, data_, fvf_, stride_);
+  PrimitiveRecorder primitives(env_, data_, fvf_, stride_, data_.dwVertexSize != 0 ? data_.dwVertexSize : stride_);
   DecodeOptions options;
   options.alignment_base = data_.dwCommandOffset;
   options.imm_vertex_stride = stride_;
@@ -206,7 +206,10 @@ CommandResult Dp2Call::state_command(const Command& cmd) {
       const auto recs = cmd.records<D3DHAL_DP2TEXTURESTAGESTATE>();
       for (std::size_t i = 0; i < recs.size(); ++i) {
         const auto r = recs[i];
-        if (!s.set_texture_stage_state(r.wStage, r.TSState, r.dwValue)) {
+        // Stages 8–15 are DX9 sampler slots; for an older interface a stage above 7 is
+        // out of range and ignored like one past the table.
+        const bool stage_ok = r.wStage < state::kTextureStages || ctx.desc().interface_version >= kInterfaceDX9;
+        if (!stage_ok || !s.set_texture_stage_state(r.wStage, r.TSState, r.dwValue)) {
           ++env_.diagnostics.bad_texture_stages;
           continue;
         }

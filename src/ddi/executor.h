@@ -52,8 +52,11 @@ using CommandResult = HRESULT;
 // Primitive opcodes → draw records (primitives.cpp). `cmd` was accepted by decode_one.
 class PrimitiveRecorder {
  public:
-  PrimitiveRecorder(ExecutorEnv& env, const D3DHAL_DRAWPRIMITIVES2DATA& data, DWORD fvf, std::uint32_t stride)
-      : env_(env), data_(data), fvf_(fvf), stride_(stride) {}
+  // `user_stride`: the stride dwVertexLength counts in for user memory (dwVertexSize, or
+  // the FVF's stride when it is 0), read before ddrval — its union twin — is written.
+  PrimitiveRecorder(ExecutorEnv& env, const D3DHAL_DRAWPRIMITIVES2DATA& data, DWORD fvf, std::uint32_t stride,
+                    std::uint32_t user_stride)
+      : env_(env), data_(data), fvf_(fvf), stride_(stride), user_stride_(user_stride) {}
 
   CommandResult record(const Command& cmd);
 
@@ -63,6 +66,7 @@ class PrimitiveRecorder {
   CommandResult stream_draw(const Command& cmd);
   std::optional<VertexWindow> legacy_window();
   std::optional<VertexWindow> stream0_window(bool require_fvf);
+  std::optional<std::span<const std::byte>> user_memory() const;
   // Copies the vertices `vertex_numbers` name (absolute within the window) and adds a draw.
   CommandResult emit(const Command& cmd, const VertexWindow& window, gpu::Topology topology,
                      std::uint32_t primitives, std::span<const std::uint32_t> vertex_numbers,
@@ -75,6 +79,7 @@ class PrimitiveRecorder {
   const D3DHAL_DRAWPRIMITIVES2DATA& data_;
   DWORD fvf_;
   std::uint32_t stride_;
+  std::uint32_t user_stride_;
   std::optional<VertexWindow> legacy_;  // located on first use only (D3dDrawPrimitives2 page)
   bool legacy_failed_ = false;
   std::vector<std::uint32_t> scratch_;

@@ -55,6 +55,18 @@ std::uint32_t PrimitiveRecorder::current_state() {
   return ctx.commands.snapshot(ctx.key, ctx.uniforms, ctx.state.render_target, ctx.state.depth_stencil, changed);
 }
 
+// User memory has no length of its own: the caller promises dwVertexOffset bytes and then
+// dwVertexLength vertices of the call's stride (dwVertexSize, or the FVF's). Every read
+// from lpVertices — the legacy buffer or a SETSTREAMSOURCEUM stream of any stride — stays
+// inside that promise (docs/decisions.md, "user-memory vertices").
+std::optional<std::span<const std::byte>> PrimitiveRecorder::user_memory() const {
+  std::size_t size = 0;
+  if (!(data_.dwFlags & D3DHALDP2_USERMEMVERTICES) || data_.lpVertices == nullptr ||
+      !checked_mul(data_.dwVertexLength, user_stride_, size) || !checked_add(size, data_.dwVertexOffset, size))
+    return std::nullopt;
+  return std::span(static_cast<const std::byte*>(data_.lpVertices), size);
+}
+
 std::optional<VertexWindow> PrimitiveRecorder::legacy_window() {
   if (legacy_ || legacy_failed_) return legacy_;
   legacy_failed_ = true;  // until proven otherwise
@@ -65,12 +77,9 @@ std::optional<VertexWindow> PrimitiveRecorder::legacy_window() {
   w.base = data_.dwVertexOffset;
   w.max_vertices = data_.dwVertexLength;
   if (data_.dwFlags & D3DHALDP2_USERMEMVERTICES) {
-    // User memory: the caller promises dwVertexOffset + dwVertexLength vertices of bytes.
-    std::size_t size = 0;
-    if (data_.lpVertices == nullptr || !checked_mul(data_.dwVertexLength, stride_, size) ||
-        !checked_add(size, data_.dwVertexOffset, size))
-      return std::nullopt;
-    w.bytes = std::span(static_cast<const std::byte*>(data_.lpVertices), size);
+    const auto bytes = user_memory();
+    if (!bytes) return std::nullopt;
+    w.bytes = *bytes;
   } else {
     const detail::Surface* vb = env_.surfaces.find(static_cast<DWORD>(data_.lpDDVertex));
     if (!vb || data_.lpDDVertex > std::numeric_limits<DWORD>::max()) return std::nullopt;
@@ -101,13 +110,10 @@ std::optional<VertexWindow> PrimitiveRecorder::stream0_window(bool require_fvf) 
       break;
     }
     case state::StreamSource::Kind::kUserMemory: {
-      // SETSTREAMSOURCEUM: the data is at lpVertices (+ dwVertexOffset), dwVertexLength
-      // vertices long at the stream's stride.
-      std::size_t size = 0;
-      if (!(data_.dwFlags & D3DHALDP2_USERMEMVERTICES) || data_.lpVertices == nullptr ||
-          !checked_mul(data_.dwVertexLength, stream.stride, size) || !checked_add(size, data_.dwVertexOffset, size))
-        return std::nullopt;
-      w.bytes = std::span(static_cast<const std::byte*>(data_.lpVertices), size);
+      // SETSTREAMSOURCEUM: the data is at lpVertices + dwVertexOffset.
+      const auto bytes = user_memory();
+      if (!bytes) return std::nullopt;
+      w.bytes = *bytes;
       w.base = data_.dwVertexOffset;
       break;
     }

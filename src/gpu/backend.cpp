@@ -28,11 +28,14 @@ raster::Topology to_raster(Topology t) {
   return raster::Topology::kTriangleList;
 }
 
-// An enum value from the stream, or `fallback` when it is out of the enum's range (a
-// state value out of range is ignored as a driver would: the default applies).
+// An enum value from the stream, or `fallback` when it is out of the enum's range: a
+// state value out of range is ignored as a driver would (the default applies) and counted
+// in Diagnostics::state_values_out_of_range.
 template <class E>
-E checked(std::uint32_t v, std::uint32_t lo, std::uint32_t hi, E fallback) {
-  return v >= lo && v <= hi ? static_cast<E>(v) : fallback;
+E checked(std::uint32_t v, std::uint32_t lo, std::uint32_t hi, E fallback, std::uint64_t& out_of_range) {
+  if (v >= lo && v <= hi) return static_cast<E>(v);
+  ++out_of_range;
+  return fallback;
 }
 
 // Texture filters: DX7 and older applications use D3DTFG_/D3DTFN_/D3DTFP_ numbering in the
@@ -83,6 +86,7 @@ const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std:
   const state::DrawUniforms& u = snap.uniforms;
   const state::StateBlock& st = env.state;
   const bool dx7 = env.interface_version <= 3;
+  std::uint64_t& bad = env.diagnostics.state_values_out_of_range;
   raster::DrawState& ds = states_.emplace_back();
 
   detail::Surface* rt = env.surfaces.find(snap.render_target);
@@ -115,23 +119,23 @@ const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std:
   ds.max_z = u.zrange.dvMaxZ;
   if (!(ds.min_z <= ds.max_z)) std::swap(ds.min_z, ds.max_z);
 
-  ds.fill = checked<raster::Fill>(k.fill_mode, 1, 3, raster::Fill::kSolid);
-  ds.shade = checked<raster::Shade>(k.shade_mode, 1, 3, raster::Shade::kGouraud);
-  ds.cull = checked<raster::Cull>(k.cull_mode, 1, 3, raster::Cull::kCCW);
+  ds.fill = checked<raster::Fill>(k.fill_mode, 1, 3, raster::Fill::kSolid, bad);
+  ds.shade = checked<raster::Shade>(k.shade_mode, 1, 3, raster::Shade::kGouraud, bad);
+  ds.cull = checked<raster::Cull>(k.cull_mode, 1, 3, raster::Cull::kCCW, bad);
   ds.last_pixel = k.last_pixel != 0;
-  ds.depth_mode = zb ? checked<raster::DepthMode>(k.z_mode, 0, 2, raster::DepthMode::kZ) : raster::DepthMode::kOff;
-  ds.depth_func = checked<raster::Compare>(k.z_func, 1, 8, raster::Compare::kLessEqual);
+  ds.depth_mode = zb ? checked<raster::DepthMode>(k.z_mode, 0, 2, raster::DepthMode::kZ, bad) : raster::DepthMode::kOff;
+  ds.depth_func = checked<raster::Compare>(k.z_func, 1, 8, raster::Compare::kLessEqual, bad);
   ds.depth_write = k.z_write != 0;
   ds.w_near = u.winfo.dvWNear;
   ds.w_far = u.winfo.dvWFar;
   ds.depth_bias = std::min<DWORD>(u.z_bias, 16);  // D3DRS_ZBIAS is 0–16
   ds.stencil = k.stencil != 0;
   ds.two_sided_stencil = k.two_sided_stencil != 0;
-  auto stencil = [](const std::array<DWORD, 4>& ops) {
-    return raster::StencilState{checked<raster::Compare>(ops[3], 1, 8, raster::Compare::kAlways),
-                                checked<raster::StencilOp>(ops[0], 1, 8, raster::StencilOp::kKeep),
-                                checked<raster::StencilOp>(ops[1], 1, 8, raster::StencilOp::kKeep),
-                                checked<raster::StencilOp>(ops[2], 1, 8, raster::StencilOp::kKeep)};
+  auto stencil = [&bad](const std::array<DWORD, 4>& ops) {
+    return raster::StencilState{checked<raster::Compare>(ops[3], 1, 8, raster::Compare::kAlways, bad),
+                                checked<raster::StencilOp>(ops[0], 1, 8, raster::StencilOp::kKeep, bad),
+                                checked<raster::StencilOp>(ops[1], 1, 8, raster::StencilOp::kKeep, bad),
+                                checked<raster::StencilOp>(ops[2], 1, 8, raster::StencilOp::kKeep, bad)};
   };
   ds.stencil_cw = stencil(u.stencil_ops);
   ds.stencil_ccw = stencil(u.ccw_stencil_ops);
@@ -139,12 +143,12 @@ const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std:
   ds.stencil_mask = u.stencil_mask;
   ds.stencil_write_mask = u.stencil_write_mask;
   ds.alpha_test = k.alpha_test != 0;
-  ds.alpha_func = checked<raster::Compare>(k.alpha_func, 1, 8, raster::Compare::kAlways);
+  ds.alpha_func = checked<raster::Compare>(k.alpha_func, 1, 8, raster::Compare::kAlways, bad);
   ds.alpha_ref = u.alpha_ref & 0xFFu;
   ds.blend = k.blend != 0;
-  ds.src_blend = checked<raster::Blend>(k.src_blend, 1, 15, raster::Blend::kOne);
-  ds.dst_blend = checked<raster::Blend>(k.dst_blend, 1, 15, raster::Blend::kZero);
-  ds.blend_op = checked<raster::BlendOp>(k.blend_op, 1, 5, raster::BlendOp::kAdd);
+  ds.src_blend = checked<raster::Blend>(k.src_blend, 1, 15, raster::Blend::kOne, bad);
+  ds.dst_blend = checked<raster::Blend>(k.dst_blend, 1, 15, raster::Blend::kZero, bad);
+  ds.blend_op = checked<raster::BlendOp>(k.blend_op, 1, 5, raster::BlendOp::kAdd, bad);
   ds.blend_factor = color_from_argb(u.blend_factor);
   ds.color_write_mask = k.color_write;
   ds.dither = k.dither != 0;
@@ -155,7 +159,7 @@ const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std:
   ds.color_key_kill = k.color_key && !k.color_key_blend;
   for (std::uint32_t i = 0; i < 8; ++i) ds.wrap.set_mask[i] = static_cast<std::uint8_t>(u.wrap[i] & 0xFu);
   ds.fog = k.fog != 0;
-  ds.fog_table = checked<raster::FogMode>(k.fog_table_mode, 0, 3, raster::FogMode::kNone);
+  ds.fog_table = checked<raster::FogMode>(k.fog_table_mode, 0, 3, raster::FogMode::kNone, bad);
   // Table fog runs on eye-space w when WINFO describes a perspective projection (an
   // affine one has w = 1 everywhere: WNear = WFar).
   ds.fog_on_w = u.winfo.dvWFar > u.winfo.dvWNear;
@@ -168,8 +172,8 @@ const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std:
   for (std::uint32_t i = 0; i < ds.stage_count; ++i) {
     const state::StageKey& sk = k.stages[i];
     raster::StageState& s = ds.stages[i];
-    s.color_op = checked<raster::TextureOp>(sk.color_op, 1, 26, raster::TextureOp::kDisable);
-    s.alpha_op = checked<raster::TextureOp>(sk.alpha_op, 1, 26, raster::TextureOp::kDisable);
+    s.color_op = checked<raster::TextureOp>(sk.color_op, 1, 26, raster::TextureOp::kDisable, bad);
+    s.alpha_op = checked<raster::TextureOp>(sk.alpha_op, 1, 26, raster::TextureOp::kDisable, bad);
     s.color_arg = {sk.color_arg0, sk.color_arg1, sk.color_arg2};
     s.alpha_arg = {sk.alpha_arg0, sk.alpha_arg1, sk.alpha_arg2};
     s.result_arg = sk.result_arg == raster::kArgTemp ? raster::kArgTemp : raster::kArgCurrent;
@@ -184,9 +188,9 @@ const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std:
     smp.mag = mag_filter(sk.mag_filter, dx7);
     smp.min = min_filter(sk.min_filter, dx7);
     smp.mip = mip_filter(sk.mip_filter, dx7);
-    smp.address_u = checked<raster::Address>(sk.address_u, 1, 5, raster::Address::kWrap);
-    smp.address_v = checked<raster::Address>(sk.address_v, 1, 5, raster::Address::kWrap);
-    smp.address_w = checked<raster::Address>(sk.address_w, 1, 5, raster::Address::kWrap);
+    smp.address_u = checked<raster::Address>(sk.address_u, 1, 5, raster::Address::kWrap, bad);
+    smp.address_v = checked<raster::Address>(sk.address_v, 1, 5, raster::Address::kWrap, bad);
+    smp.address_w = checked<raster::Address>(sk.address_w, 1, 5, raster::Address::kWrap, bad);
     smp.border = color_from_argb(u.border_colors[i]);
     smp.lod_bias = u.lod_bias[i];
     smp.max_mip_level = u.max_mip_level[i];
