@@ -102,6 +102,11 @@ int main(int argc, char** argv) {
   app.add_option("--dx", dx, "runtime interface: DirectX 3, 5, 6, 7, 8 or 9")->capture_default_str();
   app.add_flag("--tnl", tnl, "create a transform-and-lighting device");
   app.add_option("--max-records", max_records, "records listed per command")->capture_default_str();
+  std::string png_path;
+  std::uint32_t width = 640, height = 480;
+  app.add_option("--png", png_path, "write the render target to this PNG file after the call");
+  app.add_option("--width", width, "render-target width")->capture_default_str()->check(CLI::Range(1u, 16384u));
+  app.add_option("--height", height, "render-target height")->capture_default_str()->check(CLI::Range(1u, 16384u));
   CLI11_PARSE(app, argc, argv);
 
   const auto interface_version = interface_code(dx);
@@ -142,8 +147,8 @@ int main(int argc, char** argv) {
   dp2::SurfaceDesc rt;
   rt.kind = dp2::SurfaceKind::kRenderTarget;
   rt.format = D3DFMT_X8R8G8B8;
-  rt.width = 640;
-  rt.height = 480;
+  rt.width = width;
+  rt.height = height;
   if (HRESULT hr = device.create_surface(kRenderTarget, rt); hr != D3D_OK) {
     std::cerr << "dp2exec: creating the render target failed: " << hex(static_cast<std::uint32_t>(hr)) << "\n";
     return 2;
@@ -209,5 +214,13 @@ int main(int argc, char** argv) {
   opt.stride = stride;
   opt.max_records = max_records;
   std::cout << "\n" << dp2::disassemble(commands->bytes().subspan(cmd_offset, listed), opt);
+  if (!png_path.empty()) {
+    std::string error;
+    if (!device.write_png(kRenderTarget, png_path, false, context, &error)) {
+      std::cerr << "dp2exec: writing '" << png_path << "' failed: " << error << "\n";
+      return 2;
+    }
+    std::cout << "render target written to " << png_path << "\n";
+  }
   return ddrval == D3D_OK ? 0 : 1;
 }

@@ -33,7 +33,7 @@ void run_clear(const ClearCommand& c, const Rect& tile) {
 // Colours and texture coordinates are perspective-correct: each is interpolated as a/w
 // (a × rhw) and divided by the interpolated rhw. z is linear in screen space, as D3D's z.
 Fragment interpolate(const Vertex (&v)[3], double b0, double b1, double b2, const Color& flat_diffuse,
-                     const Color& flat_specular, Shade shade) {
+                     const Color& flat_specular, Shade shade, std::uint8_t texcoord_sets) {
   Fragment f;
   f.z = static_cast<float>(b0 * v[0].z + b1 * v[1].z + b2 * v[2].z);
   const double q = b0 * v[0].rhw + b1 * v[1].rhw + b2 * v[2].rhw;
@@ -60,7 +60,8 @@ Fragment interpolate(const Vertex (&v)[3], double b0, double b1, double b2, cons
     f.specular = mix_color(v[0].specular, v[1].specular, v[2].specular);
   }
   for (std::size_t s = 0; s < kMaxTextureCoordSets; ++s)
-    for (std::size_t c = 0; c < 4; ++c) f.tex[s][c] = mix(v[0].tex[s][c], v[1].tex[s][c], v[2].tex[s][c]);
+    if (texcoord_sets & (1u << s))
+      for (std::size_t c = 0; c < 4; ++c) f.tex[s][c] = mix(v[0].tex[s][c], v[1].tex[s][c], v[2].tex[s][c]);
   return f;
 }
 
@@ -102,7 +103,7 @@ void raster_triangle(const TrianglePrim& t, const Rect& tile, TileCounters& coun
         const double w0 = static_cast<double>(e1) * inv_area;  // opposite vertex 0: edge v1→v2
         const double w1 = static_cast<double>(e2) * inv_area;  // opposite vertex 1: edge v2→v0
         const double w2 = 1.0 - w0 - w1;
-        frag[i] = interpolate(t.v, w0, w1, w2, t.flat_diffuse, t.flat_specular, s.shade);
+        frag[i] = interpolate(t.v, w0, w1, w2, t.flat_diffuse, t.flat_specular, s.shade, s.texcoord_sets);
         frag[i].x = px;
         frag[i].y = py;
         frag[i].back_facing = t.back_facing;
@@ -142,7 +143,7 @@ void raster_line(const LinePrim& l, const Rect& tile, TileCounters& counters) {
     const std::int32_t n = static_cast<std::int32_t>(std::floor(minor + 0.5f));
     const std::int32_t px = x_major ? m : n, py = x_major ? n : m;
     if (px < r.left || px >= r.right || py < r.top || py >= r.bottom) continue;
-    Fragment f = interpolate(tri, 1.0 - t, t, 0.0, l.flat_diffuse, l.flat_specular, s.shade);
+    Fragment f = interpolate(tri, 1.0 - t, t, 0.0, l.flat_diffuse, l.flat_specular, s.shade, s.texcoord_sets);
     f.x = px;
     f.y = py;
     counters.pixels += shade_fragment(s, f) ? 1 : 0;  // lines sample at LOD 0
@@ -155,7 +156,7 @@ void raster_point(const PointPrim& p, const Rect& tile, TileCounters& counters) 
   for (std::int32_t y = r.top; y < r.bottom; ++y)
     for (std::int32_t x = r.left; x < r.right; ++x) {
       const Vertex tri[3] = {p.v, p.v, p.v};
-      Fragment f = interpolate(tri, 1.0, 0.0, 0.0, p.v.diffuse, p.v.specular, s.shade);
+      Fragment f = interpolate(tri, 1.0, 0.0, 0.0, p.v.diffuse, p.v.specular, s.shade, s.texcoord_sets);
       f.x = x;
       f.y = y;
       counters.pixels += shade_fragment(s, f) ? 1 : 0;

@@ -178,6 +178,7 @@ const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std:
     s.alpha_arg = {sk.alpha_arg0, sk.alpha_arg1, sk.alpha_arg2};
     s.result_arg = sk.result_arg == raster::kArgTemp ? raster::kArgTemp : raster::kArgCurrent;
     s.texcoord_set = sk.texcoord_index;
+    ds.texcoord_sets = static_cast<std::uint8_t>(ds.texcoord_sets | (1u << (sk.texcoord_index & 7u)));
     s.bump = {std::bit_cast<float>(st.texture_stage_state(i, D3DTSS_BUMPENVMAT00)),
               std::bit_cast<float>(st.texture_stage_state(i, D3DTSS_BUMPENVMAT01)),
               std::bit_cast<float>(st.texture_stage_state(i, D3DTSS_BUMPENVMAT10)),

@@ -96,6 +96,7 @@ struct DrawState {
   bool dither = false;
   // shading
   std::uint32_t stage_count = 0;  // stages before the first DISABLE
+  std::uint8_t texcoord_sets = 0;  // bit i: some active stage reads coordinate set i (others are not interpolated)
   std::array<StageState, kMaxTextureStages> stages{};
   Color texture_factor{1, 1, 1, 1};
   bool specular = false;
