@@ -212,7 +212,10 @@ void quad_lods(const DrawState& state, const std::array<std::array<float, 4>, kM
   }
 }
 
-bool shade_fragment(const DrawState& s, const Fragment& f) {
+namespace {
+
+template <bool kDepthStencil, bool kBlend, bool kFog>
+bool shade(const DrawState& s, const Fragment& f) {
   const auto x = static_cast<std::uint32_t>(f.x), y = static_cast<std::uint32_t>(f.y);
   Color color;
   if (!run_stages(s, f, color)) return false;
@@ -221,7 +224,7 @@ bool shade_fragment(const DrawState& s, const Fragment& f) {
     color.g = std::min(color.g + f.specular.g, 1.0f);
     color.b = std::min(color.b + f.specular.b, 1.0f);
   }
-  if (s.fog) {
+  if (kFog && s.fog) {
     // Table fog from depth (z, or eye w when WINFO says the projection is perspective);
     // otherwise vertex fog, whose factor arrives in the specular alpha.
     const float factor = s.fog_table != FogMode::kNone
@@ -234,7 +237,7 @@ bool shade_fragment(const DrawState& s, const Fragment& f) {
   if (s.alpha_test && !compare(s.alpha_func, to_u8(color.a), s.alpha_ref & 0xFFu)) return false;
 
   const bool has_depth = s.depth.format != Format::kUnknown && x < s.depth.width && y < s.depth.height;
-  if (has_depth && (s.depth_mode != DepthMode::kOff || s.stencil)) {
+  if (kDepthStencil && has_depth && (s.depth_mode != DepthMode::kOff || s.stencil)) {
     const FormatInfo& info = format_info(s.depth.format);
     const std::uint32_t old_depth = read_depth(s.depth, x, y);
     std::uint32_t stencil = read_stencil(s.depth, x, y);
@@ -273,7 +276,7 @@ bool shade_fragment(const DrawState& s, const Fragment& f) {
 
   if (s.color.format == Format::kUnknown || x >= s.color.width || y >= s.color.height) return true;
   const std::uint32_t old_raw = read_raw(s.color, x, y);
-  if (s.blend) {
+  if (kBlend && s.blend) {
     Color dst = decode_raw(s.color.format, old_raw);
     if (s.color.format == Format::kP8 && s.color_palette) dst = color_from_argb(s.color_palette[old_raw & 0xFFu]);
     color = blend(s, color, dst);
@@ -287,6 +290,21 @@ bool shade_fragment(const DrawState& s, const Fragment& f) {
   const std::uint32_t keep = write_mask_bits(s.color.format, s.color_write_mask);
   write_raw(s.color, x, y, (raw & keep) | (old_raw & ~keep));
   return true;
+}
+
+}  // namespace
+
+bool shade_fragment(const DrawState& s, const Fragment& f) { return shade<true, true, true>(s, f); }
+
+FragmentKernel choose_fragment_kernel(const DrawState& s) {
+  // Indexed by (depth/stencil, blend, fog); each feature compiled out only when the state
+  // has it off, so a chosen kernel and the generic one agree byte for byte.
+  static constexpr FragmentKernel kKernels[8] = {
+      shade<false, false, false>, shade<false, false, true>, shade<false, true, false>, shade<false, true, true>,
+      shade<true, false, false>,  shade<true, false, true>,  shade<true, true, false>,  shade<true, true, true>,
+  };
+  const bool depth_stencil = s.depth.format != Format::kUnknown && (s.depth_mode != DepthMode::kOff || s.stencil);
+  return kKernels[(depth_stencil ? 4 : 0) | (s.blend ? 2 : 0) | (s.fog ? 1 : 0)];
 }
 
 }  // namespace dp2::raster

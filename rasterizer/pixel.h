@@ -23,7 +23,13 @@ struct Fragment {
 };
 
 // Shades and writes one fragment; returns true when it was written (passed every test).
-bool shade_fragment(const DrawState& state, const Fragment& fragment);
+using FragmentKernel = bool (*)(const DrawState& state, const Fragment& fragment);
+
+// The kernel specialised for `state`'s features (depth/stencil, blending, fog compiled in
+// or out), chosen once per draw on the submitting thread — never per primitive or pixel.
+// Every kernel gives the bytes the generic one (all features compiled in) gives.
+FragmentKernel choose_fragment_kernel(const DrawState& state);
+bool shade_fragment(const DrawState& state, const Fragment& fragment);  // the generic kernel
 
 // Level-of-detail for each stage of `state` from a quad's texture coordinates:
 // tex[p] are the coordinates of pixels (0,0), (1,0), (0,1) of the quad.

@@ -13,6 +13,7 @@
 
 #include "dp2raster/pipeline.h"
 #include "dp2raster/renderer.h"
+#include "pixel.h"
 
 namespace dp2::raster {
 
@@ -23,6 +24,7 @@ inline constexpr std::int32_t kTileSize = 64;
 
 struct TrianglePrim {
   const DrawState* state = nullptr;
+  FragmentKernel kernel = nullptr;
   std::int64_t x[3] = {}, y[3] = {};  // snapped, oriented so the signed area is positive
   std::int64_t area = 0;              // twice the area in subpixel² units, > 0
   bool back_facing = false;           // counter-clockwise on screen (for two-sided stencil)
@@ -33,6 +35,7 @@ struct TrianglePrim {
 
 struct LinePrim {
   const DrawState* state = nullptr;
+  FragmentKernel kernel = nullptr;
   Vertex a, b;
   bool include_last = false;
   Color flat_diffuse, flat_specular;
@@ -41,6 +44,7 @@ struct LinePrim {
 
 struct PointPrim {
   const DrawState* state = nullptr;
+  FragmentKernel kernel = nullptr;
   Vertex v;
   Rect bounds;
 };
@@ -54,6 +58,7 @@ struct Renderer::Scene {
   explicit Scene(unsigned thread_count) : threads(thread_count) {}
 
   unsigned threads;
+  bool generic_kernels = false;
   std::vector<ClearCommand> clears;
   std::vector<TrianglePrim> triangles;
   std::vector<LinePrim> lines;

@@ -60,6 +60,7 @@ Renderer::Renderer(unsigned threads) : scene_(std::make_unique<Scene>(threads)) 
 Renderer::~Renderer() = default;
 
 const RendererStats& Renderer::stats() const noexcept { return scene_->stats; }
+void Renderer::set_generic_kernels(bool generic) noexcept { scene_->generic_kernels = generic; }
 
 void Renderer::clear(const ClearCommand& clear) {
   if (clear.rect.empty() || clear.rect.left < 0 || clear.rect.top < 0) return;
@@ -71,13 +72,13 @@ namespace {
 
 // Line setup shared by line lists, strips and wireframe edges. The pixels a line lights
 // are decided per tile (tile.cpp); here only its bounds.
-void add_line(Renderer::Scene& scene, const DrawState& state, const Vertex& a, const Vertex& b, bool include_last,
-              const Vertex& provoking) {
+void add_line(Renderer::Scene& scene, const DrawState& state, FragmentKernel kernel, const Vertex& a, const Vertex& b,
+              bool include_last, const Vertex& provoking) {
   if (!usable(a) || !usable(b)) {
     ++scene.stats.primitives_rejected;
     return;
   }
-  LinePrim line{&state, a, b, include_last, provoking.diffuse, provoking.specular, {}};
+  LinePrim line{&state, kernel, a, b, include_last, provoking.diffuse, provoking.specular, {}};
   const float x0 = std::min(a.x, b.x), x1 = std::max(a.x, b.x), y0 = std::min(a.y, b.y), y1 = std::max(a.y, b.y);
   // Pixels whose centre rounds from the segment (floor(c + 0.5)), one pixel of margin.
   const Rect r{static_cast<std::int32_t>(std::floor(x0 + 0.5f)) - 1, static_cast<std::int32_t>(std::floor(y0 + 0.5f)) - 1,
@@ -88,7 +89,7 @@ void add_line(Renderer::Scene& scene, const DrawState& state, const Vertex& a, c
   scene.bin(line.bounds, {BinEntry::Kind::kLine, static_cast<std::uint32_t>(scene.lines.size() - 1)});
 }
 
-void add_point(Renderer::Scene& scene, const DrawState& state, const Vertex& v) {
+void add_point(Renderer::Scene& scene, const DrawState& state, FragmentKernel kernel, const Vertex& v) {
   if (!usable(v)) {
     ++scene.stats.primitives_rejected;
     return;
@@ -98,7 +99,7 @@ void add_point(Renderer::Scene& scene, const DrawState& state, const Vertex& v) 
   const float half = std::max(v.point_size, 1.0f) * 0.5f;
   const Rect r{static_cast<std::int32_t>(std::ceil(v.x - half)), static_cast<std::int32_t>(std::ceil(v.y - half)),
                static_cast<std::int32_t>(std::ceil(v.x + half)), static_cast<std::int32_t>(std::ceil(v.y + half))};
-  PointPrim p{&state, v, intersect(r, state.clip)};
+  PointPrim p{&state, kernel, v, intersect(r, state.clip)};
   if (p.bounds.empty()) return;
   scene.points.push_back(p);
   scene.bin(p.bounds, {BinEntry::Kind::kPoint, static_cast<std::uint32_t>(scene.points.size() - 1)});
@@ -123,8 +124,8 @@ void apply_wrap(const DrawState& state, Vertex& a, Vertex& b, Vertex& c) {
 }
 
 // Edge visibility bits for wireframe: bit 0 = v0v1, bit 1 = v1v2, bit 2 = v2v0.
-void add_triangle(Renderer::Scene& scene, const DrawState& state, const Vertex& a_in, const Vertex& b_in,
-                  const Vertex& c_in, std::uint32_t edges) {
+void add_triangle(Renderer::Scene& scene, const DrawState& state, FragmentKernel kernel, const Vertex& a_in,
+                  const Vertex& b_in, const Vertex& c_in, std::uint32_t edges) {
   Vertex a = a_in, b = b_in, c = c_in;
   apply_wrap(state, a, b, c);
   if (!usable(a) || !usable(b) || !usable(c)) {
@@ -133,6 +134,7 @@ void add_triangle(Renderer::Scene& scene, const DrawState& state, const Vertex& 
   }
   TrianglePrim t;
   t.state = &state;
+  t.kernel = kernel;
   const Vertex* in[3] = {&a, &b, &c};
   std::int64_t x[3], y[3];
   for (int i = 0; i < 3; ++i) {
@@ -153,13 +155,13 @@ void add_triangle(Renderer::Scene& scene, const DrawState& state, const Vertex& 
 
   if (state.fill != Fill::kSolid) {
     if (state.fill == Fill::kPoint) {
-      for (const Vertex* v : in) add_point(scene, state, *v);
+      for (const Vertex* v : in) add_point(scene, state, kernel, *v);
       return;
     }
     // Wireframe: each visible edge from its start, without its end pixel, so a closed
     // outline lights each vertex pixel once.
     for (int e = 0; e < 3; ++e)
-      if (edges & (1u << e)) add_line(scene, state, *in[e], *in[(e + 1) % 3], false, a);
+      if (edges & (1u << e)) add_line(scene, state, kernel, *in[e], *in[(e + 1) % 3], false, a);
     return;
   }
 
@@ -187,33 +189,34 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
                     std::span<const std::uint32_t> edge_flags) {
   Scene& scene = *scene_;
   if (state.clip.empty()) return;
+  const FragmentKernel kernel = scene.generic_kernels ? shade_fragment : choose_fragment_kernel(state);
   // Vertex k of the primitive stream; the caller validated every index.
   auto vertex = [&](std::size_t k) -> const Vertex& { return vertices[indices.empty() ? k : indices[k]]; };
   const std::size_t n = primitive_count;
   switch (topology) {
     case Topology::kPointList:
-      for (std::size_t i = 0; i < n; ++i) add_point(scene, state, vertex(i));
+      for (std::size_t i = 0; i < n; ++i) add_point(scene, state, kernel, vertex(i));
       break;
     case Topology::kLineList:
-      for (std::size_t i = 0; i < n; ++i) add_line(scene, state, vertex(2 * i), vertex(2 * i + 1), state.last_pixel, vertex(2 * i));
+      for (std::size_t i = 0; i < n; ++i) add_line(scene, state, kernel, vertex(2 * i), vertex(2 * i + 1), state.last_pixel, vertex(2 * i));
       break;
     case Topology::kLineStrip:
       // Inner joints are drawn once, as the start of the next segment; the strip's very
       // last pixel follows D3DRS_LASTPIXEL.
       for (std::size_t i = 0; i < n; ++i)
-        add_line(scene, state, vertex(i), vertex(i + 1), i + 1 == n && state.last_pixel, vertex(i));
+        add_line(scene, state, kernel, vertex(i), vertex(i + 1), i + 1 == n && state.last_pixel, vertex(i));
       break;
     case Topology::kTriangleList:
       for (std::size_t i = 0; i < n; ++i) {
         const std::uint32_t edges = i < edge_flags.size() ? edge_flags[i] & 7u : 7u;
-        add_triangle(scene, state, vertex(3 * i), vertex(3 * i + 1), vertex(3 * i + 2), edges);
+        add_triangle(scene, state, kernel, vertex(3 * i), vertex(3 * i + 1), vertex(3 * i + 2), edges);
       }
       break;
     case Topology::kTriangleStrip:
       // Odd triangles swap their last two vertices to keep the winding: (i, i+2, i+1).
       for (std::size_t i = 0; i < n; ++i) {
-        if (i % 2 == 0) add_triangle(scene, state, vertex(i), vertex(i + 1), vertex(i + 2), 7u);
-        else add_triangle(scene, state, vertex(i), vertex(i + 2), vertex(i + 1), 7u);
+        if (i % 2 == 0) add_triangle(scene, state, kernel, vertex(i), vertex(i + 1), vertex(i + 2), 7u);
+        else add_triangle(scene, state, kernel, vertex(i), vertex(i + 2), vertex(i + 1), 7u);
       }
       break;
     case Topology::kTriangleFan: {
@@ -229,7 +232,7 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
                   | ((i + 1 == n ? (f >> (n + 1)) & 1u : 0u) << 1)  // v[i+2]v[0]
                   | ((i == 0 ? f & 1u : 0u) << 2);               // v[0]v[i+1]
         }
-        add_triangle(scene, state, vertex(i + 1), vertex(i + 2), vertex(0), edges);
+        add_triangle(scene, state, kernel, vertex(i + 1), vertex(i + 2), vertex(0), edges);
       }
       break;
     }

@@ -115,7 +115,7 @@ void raster_triangle(const TrianglePrim& t, const Rect& tile, TileCounters& coun
       for (int i = 0; i < 4; ++i)
         if (covered[i]) {
           frag[i].lod = lod;
-          counters.pixels += shade_fragment(s, frag[i]) ? 1 : 0;
+          counters.pixels += t.kernel(s, frag[i]) ? 1 : 0;
         }
     }
 }
@@ -146,7 +146,7 @@ void raster_line(const LinePrim& l, const Rect& tile, TileCounters& counters) {
     Fragment f = interpolate(tri, 1.0 - t, t, 0.0, l.flat_diffuse, l.flat_specular, s.shade, s.texcoord_sets);
     f.x = px;
     f.y = py;
-    counters.pixels += shade_fragment(s, f) ? 1 : 0;  // lines sample at LOD 0
+    counters.pixels += l.kernel(s, f) ? 1 : 0;  // lines sample at LOD 0
   }
 }
 
@@ -159,7 +159,7 @@ void raster_point(const PointPrim& p, const Rect& tile, TileCounters& counters) 
       Fragment f = interpolate(tri, 1.0, 0.0, 0.0, p.v.diffuse, p.v.specular, s.shade, s.texcoord_sets);
       f.x = x;
       f.y = y;
-      counters.pixels += shade_fragment(s, f) ? 1 : 0;
+      counters.pixels += p.kernel(s, f) ? 1 : 0;
     }
 }
 

@@ -55,6 +55,11 @@ class Renderer {
 
   const RendererStats& stats() const noexcept;
 
+  // Debug dispatch: every draw uses the generic fragment kernel (all features compiled
+  // in) instead of the one specialised for its state. Images must not change; tests
+  // compare the two (STYLE.md §13, llvmpipe's dispatch_tri_debug).
+  void set_generic_kernels(bool generic) noexcept;
+
   struct Scene;  // the rasterizer room's own (scene.h)
 
  private:
