@@ -104,14 +104,26 @@ float blend_channel(BlendOp op, float s, float sf, float d, float df) {
   return s;
 }
 
+// Source and destination factors for one (src, dst) pair of D3DBLEND values.
+// BOTHSRCALPHA / BOTHINVSRCALPHA as the source factor override the destination factor.
+void factors(Blend src_blend, Blend dst_blend, const Color& src, const Color& dst, const Color& constant, Color& sf,
+             Color& df) {
+  const bool both = src_blend == Blend::kBothSrcAlpha || src_blend == Blend::kBothInvSrcAlpha;
+  sf = blend_factor(src_blend, src, dst, constant, true);
+  df = blend_factor(both ? src_blend : dst_blend, src, dst, constant, false);
+}
+
 Color blend(const DrawState& s, const Color& src, const Color& dst) {
-  // BOTHSRCALPHA / BOTHINVSRCALPHA as the source factor override the destination factor.
-  const bool both = s.src_blend == Blend::kBothSrcAlpha || s.src_blend == Blend::kBothInvSrcAlpha;
-  const Color sf = blend_factor(s.src_blend, src, dst, s.blend_factor, true);
-  const Color df = both ? blend_factor(s.src_blend, src, dst, s.blend_factor, false)
-                        : blend_factor(s.dst_blend, src, dst, s.blend_factor, false);
-  return clamp01({blend_channel(s.blend_op, src.r, sf.r, dst.r, df.r), blend_channel(s.blend_op, src.g, sf.g, dst.g, df.g),
-                  blend_channel(s.blend_op, src.b, sf.b, dst.b, df.b), blend_channel(s.blend_op, src.a, sf.a, dst.a, df.a)});
+  Color sf, df;
+  factors(s.src_blend, s.dst_blend, src, dst, s.blend_factor, sf, df);
+  Color out{blend_channel(s.blend_op, src.r, sf.r, dst.r, df.r), blend_channel(s.blend_op, src.g, sf.g, dst.g, df.g),
+            blend_channel(s.blend_op, src.b, sf.b, dst.b, df.b), blend_channel(s.blend_op, src.a, sf.a, dst.a, df.a)};
+  if (s.separate_alpha) {
+    Color saf, daf;
+    factors(s.src_blend_alpha, s.dst_blend_alpha, src, dst, s.blend_factor, saf, daf);
+    out.a = blend_channel(s.blend_op_alpha, src.a, saf.a, dst.a, daf.a);
+  }
+  return clamp01(out);
 }
 
 // Channel masks of a render-target format's raw bits, for D3DRS_COLORWRITEENABLE.

@@ -96,7 +96,10 @@ void add_point(Renderer::Scene& scene, const DrawState& state, FragmentKernel ke
   }
   // A point of size s covers the pixel centres (i, j) with x − s/2 ≤ i < x + s/2 (and the
   // same in y): the top-left rule applied to the point's square.
-  const float half = std::max(v.point_size, 1.0f) * 0.5f;
+  // D3DFVF_PSIZE wins over D3DRS_POINTSIZE; either is clamped to [POINTSIZE_MIN, _MAX].
+  const float size = v.point_size > 0.0f ? v.point_size : state.point_size;
+  const float half = std::clamp(std::isfinite(size) ? size : 1.0f, std::max(state.point_size_min, 1.0f),
+                                std::max(state.point_size_max, 1.0f)) * 0.5f;
   const Rect r{static_cast<std::int32_t>(std::ceil(v.x - half)), static_cast<std::int32_t>(std::ceil(v.y - half)),
                static_cast<std::int32_t>(std::ceil(v.x + half)), static_cast<std::int32_t>(std::ceil(v.y + half))};
   PointPrim p{&state, kernel, v, intersect(r, state.clip)};

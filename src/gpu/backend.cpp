@@ -123,6 +123,9 @@ const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std:
   ds.shade = checked<raster::Shade>(k.shade_mode, 1, 3, raster::Shade::kGouraud, bad);
   ds.cull = checked<raster::Cull>(k.cull_mode, 1, 3, raster::Cull::kCCW, bad);
   ds.last_pixel = k.last_pixel != 0;
+  ds.point_size = u.point_size;
+  ds.point_size_min = u.point_size_min;
+  ds.point_size_max = u.point_size_max;
   ds.depth_mode = zb ? checked<raster::DepthMode>(k.z_mode, 0, 2, raster::DepthMode::kZ, bad) : raster::DepthMode::kOff;
   ds.depth_func = checked<raster::Compare>(k.z_func, 1, 8, raster::Compare::kLessEqual, bad);
   ds.depth_write = k.z_write != 0;
@@ -149,6 +152,10 @@ const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std:
   ds.src_blend = checked<raster::Blend>(k.src_blend, 1, 15, raster::Blend::kOne, bad);
   ds.dst_blend = checked<raster::Blend>(k.dst_blend, 1, 15, raster::Blend::kZero, bad);
   ds.blend_op = checked<raster::BlendOp>(k.blend_op, 1, 5, raster::BlendOp::kAdd, bad);
+  ds.separate_alpha = k.separate_alpha != 0;
+  ds.src_blend_alpha = checked<raster::Blend>(k.src_blend_alpha, 1, 15, raster::Blend::kOne, bad);
+  ds.dst_blend_alpha = checked<raster::Blend>(k.dst_blend_alpha, 1, 15, raster::Blend::kZero, bad);
+  ds.blend_op_alpha = checked<raster::BlendOp>(k.blend_op_alpha, 1, 5, raster::BlendOp::kAdd, bad);
   ds.blend_factor = color_from_argb(u.blend_factor);
   ds.color_write_mask = k.color_write;
   ds.dither = k.dither != 0;

@@ -18,6 +18,9 @@ void derive_raster(const StateBlock& s, PipelineKey& k, DrawUniforms& u) {
   k.last_pixel = flag(s.render_state(D3DRS_LASTPIXEL));
   k.scissor = flag(s.render_state(D3DRS_SCISSORTESTENABLE));
   u.scissor = s.scissor;
+  u.point_size = as_float(s.render_state(D3DRS_POINTSIZE));
+  u.point_size_min = as_float(s.render_state(D3DRS_POINTSIZE_MIN));
+  u.point_size_max = as_float(s.render_state(D3DRS_POINTSIZE_MAX));
 }
 
 void derive_depth(const StateBlock& s, PipelineKey& k, DrawUniforms& u) {

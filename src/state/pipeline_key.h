@@ -68,6 +68,7 @@ struct DrawUniforms {
   std::array<float, kTextureStages> lod_bias{};
   std::array<DWORD, kTextureStages> max_mip_level{};
   std::array<DWORD, 8> wrap{};  // D3DRS_WRAP0..7
+  float point_size = 1.0f, point_size_min = 1.0f, point_size_max = 64.0f;
 };
 
 // Rebuilds the groups of key and uniforms whose Dirty bits are set, then clears them.

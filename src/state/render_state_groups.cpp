@@ -12,6 +12,7 @@ constexpr std::pair<std::uint32_t, Dirty> kRenderStateGroups[] = {
     {D3DRS_FILLMODE, kDirtyRaster}, {D3DRS_SHADEMODE, kDirtyRaster}, {D3DRS_CULLMODE, kDirtyRaster},
     {D3DRS_LASTPIXEL, kDirtyRaster}, {D3DRS_SCISSORTESTENABLE, kDirtyRaster},
     {D3DRS_ANTIALIASEDLINEENABLE, kDirtyRaster}, {D3DRS_LINEPATTERN, kDirtyRaster},
+    {D3DRS_POINTSIZE, kDirtyRaster}, {D3DRS_POINTSIZE_MIN, kDirtyRaster}, {D3DRS_POINTSIZE_MAX, kDirtyRaster},
     {D3DRS_ZENABLE, kDirtyDepth}, {D3DRS_ZFUNC, kDirtyDepth}, {D3DRS_ZWRITEENABLE, kDirtyDepth},
     {D3DRS_ZBIAS, kDirtyDepth}, {D3DRS_SLOPESCALEDEPTHBIAS, kDirtyDepth},
     {D3DRS_STENCILENABLE, kDirtyStencil}, {D3DRS_STENCILFAIL, kDirtyStencil},

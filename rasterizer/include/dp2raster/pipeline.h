@@ -19,7 +19,7 @@ struct Vertex {
   float x = 0, y = 0, z = 0, rhw = 1;
   Color diffuse{1, 1, 1, 1};
   Color specular{0, 0, 0, 1};  // alpha = vertex fog factor (1 = no fog)
-  float point_size = 1.0f;
+  float point_size = 0.0f;     // D3DFVF_PSIZE; 0 = the draw's D3DRS_POINTSIZE
   std::array<std::array<float, 4>, kMaxTextureCoordSets> tex{};
 };
 
@@ -76,6 +76,7 @@ struct DrawState {
   Shade shade = Shade::kGouraud;
   Cull cull = Cull::kCCW;
   bool last_pixel = true;
+  float point_size = 1.0f, point_size_min = 1.0f, point_size_max = 64.0f;  // D3DRS_POINTSIZE(_MIN/_MAX)
   // per pixel
   DepthMode depth_mode = DepthMode::kOff;
   Compare depth_func = Compare::kLessEqual;
@@ -91,6 +92,9 @@ struct DrawState {
   bool blend = false;
   Blend src_blend = Blend::kOne, dst_blend = Blend::kZero;
   BlendOp blend_op = BlendOp::kAdd;
+  bool separate_alpha = false;  // D3DRS_SEPARATEALPHABLENDENABLE: alpha uses the *ALPHA factors / op
+  Blend src_blend_alpha = Blend::kOne, dst_blend_alpha = Blend::kZero;
+  BlendOp blend_op_alpha = BlendOp::kAdd;
   Color blend_factor{1, 1, 1, 1};
   std::uint8_t color_write_mask = 0xF;  // bit 0 red, 1 green, 2 blue, 3 alpha
   bool dither = false;
