@@ -66,11 +66,18 @@ class PrimitiveRecorder {
   CommandResult stream_draw(const Command& cmd);
   std::optional<VertexWindow> legacy_window();
   std::optional<VertexWindow> stream0_window(bool require_fvf);
-  std::optional<std::span<const std::byte>> user_memory() const;
-  // Copies the vertices `vertex_numbers` name (absolute within the window) and adds a draw.
-  CommandResult emit(const Command& cmd, const VertexWindow& window, gpu::Topology topology,
-                     std::uint32_t primitives, std::span<const std::uint32_t> vertex_numbers,
-                     bool sequential, std::span<const DWORD> edge_flags = {});
+  std::optional<std::span<const std::byte>> user_memory(std::uint32_t stream_stride) const;
+  // A draw of `count` consecutive vertices from `first` (absolute within the window).
+  CommandResult emit_range(const Command& cmd, const VertexWindow& window, gpu::Topology topology,
+                           std::uint32_t primitives, std::uint64_t first, std::uint64_t count,
+                           std::span<const DWORD> edge_flags = {});
+  // A draw through a list of vertex numbers (absolute within the window).
+  CommandResult emit_indexed(const Command& cmd, const VertexWindow& window, gpu::Topology topology,
+                             std::uint32_t primitives, std::span<const std::uint32_t> vertex_numbers,
+                             std::span<const DWORD> edge_flags = {});
+  CommandResult emit_block(const Command& cmd, const VertexWindow& window, gpu::Topology topology,
+                           std::uint32_t primitives, std::uint32_t first, std::uint32_t count,
+                           std::span<const std::uint32_t> indices, std::span<const DWORD> edge_flags);
   CommandResult emit_inline(const Command& cmd, gpu::Topology topology, std::uint32_t primitives,
                             std::span<const std::byte> vertices, std::span<const DWORD> edge_flags);
   std::uint32_t current_state();
@@ -82,7 +89,8 @@ class PrimitiveRecorder {
   std::uint32_t user_stride_;
   std::optional<VertexWindow> legacy_;  // located on first use only (D3dDrawPrimitives2 page)
   bool legacy_failed_ = false;
-  std::vector<std::uint32_t> scratch_;
+  std::vector<std::uint32_t> scratch_;  // rebased indices
+  std::vector<std::uint32_t> indices_;  // vertex numbers of the command being recorded
 };
 
 // Vertices a primitive of `topology` with `count` primitives uses, in 64 bits (no overflow).

@@ -59,10 +59,13 @@ std::uint32_t PrimitiveRecorder::current_state() {
 // dwVertexLength vertices of the call's stride (dwVertexSize, or the FVF's). Every read
 // from lpVertices — the legacy buffer or a SETSTREAMSOURCEUM stream of any stride — stays
 // inside that promise (docs/decisions.md, "user-memory vertices").
-std::optional<std::span<const std::byte>> PrimitiveRecorder::user_memory() const {
+// When the call states no stride at all (DX8+: dwVertexType and dwVertexSize both 0), the
+// only stride given for lpVertices is the SETSTREAMSOURCEUM stream's (`stream_stride`).
+std::optional<std::span<const std::byte>> PrimitiveRecorder::user_memory(std::uint32_t stream_stride) const {
+  const std::uint32_t stride = user_stride_ != 0 ? user_stride_ : stream_stride;
   std::size_t size = 0;
   if (!(data_.dwFlags & D3DHALDP2_USERMEMVERTICES) || data_.lpVertices == nullptr ||
-      !checked_mul(data_.dwVertexLength, user_stride_, size) || !checked_add(size, data_.dwVertexOffset, size))
+      !checked_mul(data_.dwVertexLength, stride, size) || !checked_add(size, data_.dwVertexOffset, size))
     return std::nullopt;
   return std::span(static_cast<const std::byte*>(data_.lpVertices), size);
 }
@@ -77,7 +80,7 @@ std::optional<VertexWindow> PrimitiveRecorder::legacy_window() {
   w.base = data_.dwVertexOffset;
   w.max_vertices = data_.dwVertexLength;
   if (data_.dwFlags & D3DHALDP2_USERMEMVERTICES) {
-    const auto bytes = user_memory();
+    const auto bytes = user_memory(0);
     if (!bytes) return std::nullopt;
     w.bytes = *bytes;
   } else {
@@ -111,7 +114,7 @@ std::optional<VertexWindow> PrimitiveRecorder::stream0_window(bool require_fvf) 
     }
     case state::StreamSource::Kind::kUserMemory: {
       // SETSTREAMSOURCEUM: the data is at lpVertices + dwVertexOffset.
-      const auto bytes = user_memory();
+      const auto bytes = user_memory(stream.stride);
       if (!bytes) return std::nullopt;
       w.bytes = *bytes;
       w.base = data_.dwVertexOffset;
@@ -121,38 +124,55 @@ std::optional<VertexWindow> PrimitiveRecorder::stream0_window(bool require_fvf) 
   return w;
 }
 
-CommandResult PrimitiveRecorder::emit(const Command& cmd, const VertexWindow& window, Topology topology,
-                                      std::uint32_t primitives, std::span<const std::uint32_t> vertex_numbers,
-                                      bool sequential, std::span<const DWORD> edge_flags) {
+CommandResult PrimitiveRecorder::emit_range(const Command& cmd, const VertexWindow& window, Topology topology,
+                                            std::uint32_t primitives, std::uint64_t first, std::uint64_t count,
+                                            std::span<const DWORD> edge_flags) {
+  if (primitives == 0 || count == 0) {
+    ++env_.diagnostics.zero_count_primitives;
+    return D3D_OK;
+  }
+  // Both ends inside the window → every vertex between them is too.
+  if (!window.contains(first) || !window.contains(first + count - 1)) return D3DERR_COMMAND_UNPARSED;
+  return emit_block(cmd, window, topology, primitives, static_cast<std::uint32_t>(first),
+                    static_cast<std::uint32_t>(count), {}, edge_flags);
+}
+
+CommandResult PrimitiveRecorder::emit_indexed(const Command& cmd, const VertexWindow& window, Topology topology,
+                                              std::uint32_t primitives, std::span<const std::uint32_t> vertex_numbers,
+                                              std::span<const DWORD> edge_flags) {
   if (primitives == 0 || vertex_numbers.empty()) {
     ++env_.diagnostics.zero_count_primitives;
     return D3D_OK;
   }
-  std::uint32_t lo = vertex_numbers[0], hi = vertex_numbers[0];
-  for (std::uint32_t v : vertex_numbers) {
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  // Both ends inside the window → every vertex between them is too.
+  const auto [lo_it, hi_it] = std::minmax_element(vertex_numbers.begin(), vertex_numbers.end());
+  const std::uint32_t lo = *lo_it, hi = *hi_it;
   if (!window.contains(lo) || !window.contains(hi)) return D3DERR_COMMAND_UNPARSED;
+  scratch_.assign(vertex_numbers.begin(), vertex_numbers.end());
+  for (std::uint32_t& v : scratch_) v -= lo;
+  return emit_block(cmd, window, topology, primitives, lo, hi - lo + 1, scratch_, edge_flags);
+}
 
+// Copies vertices [first, first + count) of the window and records the draw. The caller
+// has checked the range; `indices` are relative to `first` (empty: sequential).
+CommandResult PrimitiveRecorder::emit_block(const Command& cmd, const VertexWindow& window, Topology topology,
+                                            std::uint32_t primitives, std::uint32_t first, std::uint32_t count,
+                                            std::span<const std::uint32_t> indices, std::span<const DWORD> edge_flags) {
   gpu::CommandBuffer& cb = env_.context.commands;
   gpu::DrawRecord d;
   d.topology = topology;
   d.primitive_count = primitives;
   d.fvf = window.fvf;
   d.stride = window.stride;
-  d.vertex_count = hi - lo + 1;
+  d.vertex_count = count;
   d.source_offset = static_cast<std::uint32_t>(data_.dwCommandOffset + cmd.offset);
   d.source_op = cmd.op;
-  const std::size_t first = static_cast<std::size_t>(window.base + std::int64_t{lo} * window.stride);
-  if (!cb.append_bytes(window.bytes.subspan(first, std::size_t{d.vertex_count} * window.stride), d.vertices))
+  const std::size_t at = static_cast<std::size_t>(window.base + std::int64_t{first} * window.stride);
+  // The arena refuses more than CommandBuffer::kMaxArenaBytes: a huge but valid draw
+  // fails with DDERR_OUTOFMEMORY instead of exhausting the host.
+  std::size_t bytes = 0;
+  if (!checked_mul(count, window.stride, bytes) || !cb.append_bytes(window.bytes.subspan(at, bytes), d.vertices))
     return DDERR_OUTOFMEMORY;
-  if (!sequential) {
-    scratch_.assign(vertex_numbers.begin(), vertex_numbers.end());
-    for (std::uint32_t& v : scratch_) v -= lo;
-    if (!cb.append_u32(scratch_, d.indices)) return DDERR_OUTOFMEMORY;
-  }
+  if (!indices.empty() && !cb.append_u32(indices, d.indices)) return DDERR_OUTOFMEMORY;
   if (!edge_flags.empty() && !cb.append_u32(edge_flags, d.edge_flags)) return DDERR_OUTOFMEMORY;
   d.state = current_state();
   cb.add(d);
@@ -214,30 +234,24 @@ CommandResult PrimitiveRecorder::legacy(const Command& cmd) {
   // No vertex buffer where one is needed: the vertex parameters are wrong.
   if (!window) return DDERR_INVALIDPARAMS;
   const std::uint32_t n = cmd.count;
-  std::vector<std::uint32_t>& v = scratch_;
+  std::vector<std::uint32_t>& v = indices_;
   v.clear();
-  auto run = [&](std::uint32_t start, std::uint64_t count) {
-    for (std::uint64_t i = 0; i < count; ++i) v.push_back(static_cast<std::uint32_t>(start + i));
-  };
   auto words = [&](std::uint32_t bias) {
     const Records<WORD> idx = cmd.records<WORD>();
     for (std::size_t i = 0; i < idx.size(); ++i) v.push_back(bias + idx[i]);
   };
   std::vector<DWORD> edges;
   Topology topology = Topology::kTriangleList;
-  bool sequential = false;
   switch (cmd.op) {
     case D3DDP2OP_POINTS: {
-      // Each run draws wCount points from wVStart; runs are separate draws of one list.
+      // Each D3DHAL_DP2POINTS run draws wCount points from wVStart: one draw per run.
       const auto runs = cmd.records<D3DHAL_DP2POINTS>();
-      std::uint32_t points = 0;
       for (std::size_t i = 0; i < runs.size(); ++i) {
-        run(runs[i].wVStart, runs[i].wCount);
-        points += runs[i].wCount;
+        const auto r = runs[i];
+        if (CommandResult e = emit_range(cmd, *window, Topology::kPointList, r.wCount, r.wVStart, r.wCount); e != D3D_OK)
+          return e;
       }
-      if (runs.size() == 1) sequential = true;
-      std::vector<std::uint32_t> list = std::move(v);
-      return emit(cmd, *window, Topology::kPointList, points, list, sequential);
+      return D3D_OK;
     }
     case D3DDP2OP_LINELIST:
     case D3DDP2OP_LINESTRIP:
@@ -250,9 +264,7 @@ CommandResult PrimitiveRecorder::legacy(const Command& cmd) {
                  : cmd.op == D3DDP2OP_TRIANGLESTRIP ? Topology::kTriangleStrip
                                                     : Topology::kTriangleFan;
       const WORD start = *ByteReader(cmd.body).read<WORD>(0);
-      if (n != 0) run(start, vertices_for(topology, n));
-      sequential = true;
-      break;
+      return emit_range(cmd, *window, topology, n, start, vertices_for(topology, n));
     }
     case D3DDP2OP_INDEXEDLINELIST:
       topology = Topology::kLineList;
@@ -292,24 +304,19 @@ CommandResult PrimitiveRecorder::legacy(const Command& cmd) {
     default:
       return D3DERR_COMMAND_UNPARSED;
   }
-  std::vector<std::uint32_t> list = std::move(v);
-  return emit(cmd, *window, topology, n, list, sequential, edges);
+  return emit_indexed(cmd, *window, topology, n, v, edges);
 }
 
 CommandResult PrimitiveRecorder::stream_draw(const Command& cmd) {
-  const auto window = stream0_window(cmd.op == D3DDP2OP_DRAWPRIMITIVE2 || cmd.op == D3DDP2OP_DRAWINDEXEDPRIMITIVE2 ||
-                                     cmd.op == D3DDP2OP_CLIPPEDTRIANGLEFAN);
-  if (!window) return D3DERR_COMMAND_UNPARSED;
-  std::vector<std::uint32_t> v;
+  // Stream 0 is located only when a record draws something: a zero-count record is
+  // accepted even with no stream bound (docs/decisions.md, zero-count primitives).
+  const bool software_processed = cmd.op == D3DDP2OP_DRAWPRIMITIVE2 || cmd.op == D3DDP2OP_DRAWINDEXEDPRIMITIVE2 ||
+                                  cmd.op == D3DDP2OP_CLIPPEDTRIANGLEFAN;
+  const auto window = stream0_window(software_processed);
+  std::vector<std::uint32_t>& v = indices_;
   auto sequential_draw = [&](Topology t, std::uint64_t first, std::uint32_t count, VertexWindow w,
                              std::span<const DWORD> edges = {}) -> CommandResult {
-    const std::uint64_t needed = vertices_for(t, count);
-    if (count == 0) return emit(cmd, w, t, 0, {}, true);
-    if (needed > (std::uint64_t{1} << 32) || !w.contains(first) || !w.contains(first + needed - 1))
-      return D3DERR_COMMAND_UNPARSED;
-    v.clear();
-    for (std::uint64_t i = 0; i < needed; ++i) v.push_back(static_cast<std::uint32_t>(first + i));
-    return emit(cmd, w, t, count, v, true, edges);
+    return emit_range(cmd, w, t, count, first, vertices_for(t, count), edges);
   };
   // Reads `count` indices of the bound index buffer from byte `offset`, adding `bias`.
   auto indexed_draw = [&](Topology t, std::uint64_t offset, std::uint32_t count, std::int64_t bias,
@@ -318,10 +325,12 @@ CommandResult PrimitiveRecorder::stream_draw(const Command& cmd) {
     const detail::Surface* surface = env_.surfaces.find(ib.surface);
     if (!surface || (ib.stride != 2 && ib.stride != 4)) return D3DERR_COMMAND_UNPARSED;
     const std::uint64_t needed = vertices_for(t, count);
-    if (count == 0) return emit(cmd, w, t, 0, {}, false);
     const ByteReader r(surface->bytes);
     if (needed > (std::uint64_t{1} << 32) || offset > r.size() || needed * ib.stride > r.size() - offset)
       return D3DERR_COMMAND_UNPARSED;
+    // The index list lives in the arena too; refuse what the arena would refuse anyway
+    // before building it.
+    if (needed * sizeof(std::uint32_t) > gpu::CommandBuffer::kMaxArenaBytes) return DDERR_OUTOFMEMORY;
     v.clear();
     for (std::uint64_t i = 0; i < needed; ++i) {
       const std::size_t at = static_cast<std::size_t>(offset + i * ib.stride);
@@ -330,7 +339,7 @@ CommandResult PrimitiveRecorder::stream_draw(const Command& cmd) {
       if (vertex < 0 || vertex > std::numeric_limits<std::uint32_t>::max()) return D3DERR_COMMAND_UNPARSED;
       v.push_back(static_cast<std::uint32_t>(vertex));
     }
-    return emit(cmd, w, t, count, v, false);
+    return emit_indexed(cmd, w, t, count, v);
   };
 
   switch (cmd.op) {
@@ -340,6 +349,11 @@ CommandResult PrimitiveRecorder::stream_draw(const Command& cmd) {
         const auto r = recs[i];
         const auto t = topology_from_d3dpt(recs.dword_at(i, 0));  // primType is at offset 0 in all four
         if (!t) return D3DERR_COMMAND_UNPARSED;
+        if (r.PrimitiveCount == 0) {
+          ++env_.diagnostics.zero_count_primitives;
+          continue;
+        }
+        if (!window) return D3DERR_COMMAND_UNPARSED;
         if (CommandResult e = sequential_draw(*t, r.VStart, r.PrimitiveCount, *window); e != D3D_OK) return e;
       }
       return D3D_OK;
@@ -351,6 +365,11 @@ CommandResult PrimitiveRecorder::stream_draw(const Command& cmd) {
         const auto r = recs[i];
         const auto t = topology_from_d3dpt(recs.dword_at(i, 0));  // primType is at offset 0 in all four
         if (!t) return D3DERR_COMMAND_UNPARSED;
+        if (r.PrimitiveCount == 0) {
+          ++env_.diagnostics.zero_count_primitives;
+          continue;
+        }
+        if (!window) return D3DERR_COMMAND_UNPARSED;
         const std::uint64_t offset = std::uint64_t{r.StartIndex} * env_.context.state.indices.stride;
         if (CommandResult e = indexed_draw(*t, offset, r.PrimitiveCount, r.BaseVertexIndex, *window); e != D3D_OK)
           return e;
@@ -364,6 +383,11 @@ CommandResult PrimitiveRecorder::stream_draw(const Command& cmd) {
         const auto r = recs[i];
         const auto t = topology_from_d3dpt(recs.dword_at(i, 0));  // primType is at offset 0 in all four
         if (!t) return D3DERR_COMMAND_UNPARSED;
+        if (r.PrimitiveCount == 0) {
+          ++env_.diagnostics.zero_count_primitives;
+          continue;
+        }
+        if (!window) return D3DERR_COMMAND_UNPARSED;
         VertexWindow w = *window;
         w.base += r.FirstVertexOffset;
         if (CommandResult e = sequential_draw(*t, 0, r.PrimitiveCount, w); e != D3D_OK) return e;
@@ -376,6 +400,11 @@ CommandResult PrimitiveRecorder::stream_draw(const Command& cmd) {
         const auto r = recs[i];
         const auto t = topology_from_d3dpt(recs.dword_at(i, 0));  // primType is at offset 0 in all four
         if (!t) return D3DERR_COMMAND_UNPARSED;
+        if (r.PrimitiveCount == 0) {
+          ++env_.diagnostics.zero_count_primitives;
+          continue;
+        }
+        if (!window) return D3DERR_COMMAND_UNPARSED;
         VertexWindow w = *window;
         w.base += r.BaseVertexOffset;  // signed bytes; each vertex is still range-checked
         if (CommandResult e = indexed_draw(*t, r.StartIndexOffset, r.PrimitiveCount, 0, w); e != D3D_OK) return e;
@@ -386,6 +415,11 @@ CommandResult PrimitiveRecorder::stream_draw(const Command& cmd) {
       const auto recs = cmd.records<D3DHAL_CLIPPEDTRIANGLEFAN>();
       for (std::size_t i = 0; i < recs.size(); ++i) {
         const auto r = recs[i];
+        if (r.PrimitiveCount == 0) {
+          ++env_.diagnostics.zero_count_primitives;
+          continue;
+        }
+        if (!window) return D3DERR_COMMAND_UNPARSED;
         VertexWindow w = *window;
         w.base += r.FirstVertexOffset;
         const DWORD flags = r.dwEdgeFlags;
