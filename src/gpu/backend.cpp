@@ -179,8 +179,9 @@ const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std:
   for (std::uint32_t i = 0; i < ds.stage_count; ++i) {
     const state::StageKey& sk = k.stages[i];
     raster::StageState& s = ds.stages[i];
-    s.color_op = checked<raster::TextureOp>(sk.color_op, 1, 26, raster::TextureOp::kDisable, bad);
-    s.alpha_op = checked<raster::TextureOp>(sk.alpha_op, 1, 26, raster::TextureOp::kDisable, bad);
+    // Out of range: the stage's D3D default — MODULATE / SELECTARG1 on stage 0, DISABLE above.
+    s.color_op = checked<raster::TextureOp>(sk.color_op, 1, 26, i == 0 ? raster::TextureOp::kModulate : raster::TextureOp::kDisable, bad);
+    s.alpha_op = checked<raster::TextureOp>(sk.alpha_op, 1, 26, i == 0 ? raster::TextureOp::kSelectArg1 : raster::TextureOp::kDisable, bad);
     s.color_arg = {sk.color_arg0, sk.color_arg1, sk.color_arg2};
     s.alpha_arg = {sk.alpha_arg0, sk.alpha_arg1, sk.alpha_arg2};
     s.result_arg = sk.result_arg == raster::kArgTemp ? raster::kArgTemp : raster::kArgCurrent;
