@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   for (int frame = 0; frame < kFrames; ++frame) {
     const auto start = std::chrono::steady_clock::now();
     const HRESULT hr = demo::render(device, context, frame);
+    device.wait_idle();  // rendering runs on the GPU worker: time it to completion
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const std::string path = (out / ("frame_" + std::to_string(frame) + ".png")).string();
     std::string error;

@@ -1,8 +1,9 @@
 // dp2::Device — the driver object a runtime (or an emulator's guest-driver shim, or a
 // test program) talks to: contexts, a surface table, and the D3dDrawPrimitives2 entry.
 //
-// Threads: a Device is used from one thread at a time for now (the memory and
-// submission issue makes LockAsync reentrant against DrawPrimitives2).
+// Threads: DrawPrimitives2, Render and the lock calls may come from different threads;
+// LockAsync / UnlockAsync / Rename may run while DrawPrimitives2 runs on another thread.
+// Rendering runs asynchronously on the device's GPU worker.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +16,7 @@
 
 #include "dp2/ddi.h"
 #include "dp2/png.h"
+#include "dp2/wddm.h"
 
 namespace dp2 {
 
@@ -47,7 +49,38 @@ struct DeviceDesc {
   // A transform-and-lighting device accepts untransformed vertices (D3DFVF_XYZ, normals).
   // Fixed at creation; the non-TnL device keeps the D3dDrawPrimitives2 FVF rule.
   bool transform_and_lighting = false;
+  // Video memory: one segment the device owns of this size, or — when `video_memory` is
+  // given — the embedder's block (an emulator's VRAM array; it must outlive the device).
+  // Surfaces that do not fit stay in system memory until room frees up.
+  std::uint64_t video_memory_size = std::uint64_t{256} << 20;
+  std::span<std::byte> video_memory;
+  // Threads the rasterizer uses per buffer (0 = one per core). Images do not depend on it.
+  unsigned render_threads = 0;
 };
+
+// The command buffer and lists a context submits next through Render (the outputs of
+// D3DDDICB_RENDER: pNewCommandBuffer, pNewAllocationList, pNewPatchLocationList).
+struct CommandBuffers {
+  void* command_buffer = nullptr;
+  UINT command_buffer_size = 0;
+  D3DDDI_ALLOCATIONLIST* allocation_list = nullptr;
+  UINT allocation_list_size = 0;
+  D3DDDI_PATCHLOCATIONLIST* patch_location_list = nullptr;
+  UINT patch_location_list_size = 0;
+};
+
+// A frame the embedder displays: the front buffer of a flip chain after a flip completed.
+// Valid until the next flip of the chain completes.
+struct FrontBuffer {
+  DWORD chain = 0;
+  DWORD surface = 0;  // the chain's front surface handle
+  const std::byte* data = nullptr;
+  std::uint32_t width = 0, height = 0, pitch = 0;
+  D3DFORMAT format = D3DFMT_UNKNOWN;
+  RECT dirty{0, 0, 0, 0};  // the region that changed (the whole surface after a flip)
+  std::uint64_t frame = 0;  // counts flips of the chain
+};
+using FrameCallback = std::function<void(const FrontBuffer& frame)>;
 
 struct ContextDesc {
   // The runtime interface version, as D3DHAL_CONTEXTCREATEDATA.dwhContext holds it on
@@ -56,6 +89,8 @@ struct ContextDesc {
   std::uint32_t interface_version = 3;
   DWORD render_target = 0;  // surface handles, 0 = none
   DWORD depth_stencil = 0;
+  // A context of a free-threaded user-mode DDI: its RenderCBSequence starts at 0x80000001.
+  bool free_threaded = false;
 };
 
 // The runtime's D3dParseUnknownCommand, in a bounds-checked form: it receives the stream
@@ -79,6 +114,10 @@ struct Diagnostics {
                                          // vertex format it cannot fetch yet)
   std::uint64_t missing_textures = 0;    // a stage named a handle that is not a texture
   std::uint64_t state_values_out_of_range = 0;  // an enum state outside its values: default used
+  std::uint64_t buffers_executed = 0;    // command buffers the GPU worker ran
+  std::uint64_t render_calls = 0;        // Render submissions accepted (DrawPrimitives2's included)
+  std::uint32_t last_render_cb_sequence = 0;
+  std::uint32_t last_marker_log_type = 0;
   std::uint64_t primitives_rejected = 0; // NaN / infinite / beyond the guard band
   // One line per feature the stream used that the back end does not honour yet.
   std::vector<std::string> not_rendered() const;
@@ -101,6 +140,8 @@ class Device {
   HRESULT create_surface(DWORD handle, const SurfaceDesc& desc);
   HRESULT destroy_surface(DWORD handle);
   // The surface's bytes (level 0 first, then the mip chain), empty for an unknown handle.
+  // Waits for queued work that uses the surface first (a plain upload / read-back; Lock is
+  // the DDI way).
   std::span<std::byte> surface_bytes(DWORD handle);
   // The surface as an image for the PNG dump (png.h). A P8 surface takes the palette bound
   // to it in `context` (SETPALETTE), if any. Empty (null data) for an unknown handle.
@@ -108,9 +149,56 @@ class Device {
   // encode the surface and write it; false (and `error`) on failure.
   bool write_png(DWORD handle, const std::string& path, bool keep_alpha = false, ULONG_PTR context = 0,
                  std::string* error = nullptr) const;
-  // Simple flip flag: while set, DrawPrimitives2 on a context drawing to this surface
-  // answers DDERR_WASSTILLDRAWING (D3dDrawPrimitives2 page).
+  // Marks a surface as in a flip by hand (a flip chain does it itself): while set,
+  // DrawPrimitives2 on a context drawing to it answers DDERR_WASSTILLDRAWING.
   HRESULT set_flip_in_progress(DWORD handle, bool in_progress);
+
+  // --- locks (pfnLock / pfnUnlock / pfnLockAsync / pfnUnlockAsync / pfnRename pages) ----
+  // hResource carries a surface handle; SubResourceIndex must be 0 (the whole surface).
+  // Lock waits for queued work that uses the surface (ReadOnly: work that writes it);
+  // DoNotWait answers D3DDDIERR_WASSTILLDRAWING while busy; Discard renames.
+  HRESULT Lock(D3DDDIARG_LOCK& args);
+  HRESULT Unlock(const D3DDDIARG_UNLOCK& args);
+  // Never waits: Discard hands out a fresh instance (hCookie) that queued work does not
+  // use — dp2 keeps drawing from the old one until Rename; NoOverwrite maps the current
+  // instance (the caller does not touch bytes in use). May run on one thread while
+  // DrawPrimitives2 runs on another. E_NOTIMPL without Discard or NoOverwrite;
+  // D3DDDIERR_WASSTILLDRAWING when a Discard finds no memory (nothing changes).
+  HRESULT LockAsync(D3DDDIARG_LOCKASYNC& args);
+  HRESULT UnlockAsync(const D3DDDIARG_UNLOCKASYNC& args);
+  HRESULT Rename(const D3DDDIARG_RENAME& args);
+
+  // --- submission (pfnRenderCb page) and fences ---------------------------------------
+  // The buffers a context fills for its first Render (later ones come back from Render).
+  HRESULT command_buffers(ULONG_PTR context, CommandBuffers& out);
+  // Submits [CommandOffset, CommandLength) of the context's current command buffer (GPU
+  // command format, dp2/gpu_commands.h) with its allocation and patch location lists to
+  // hContext (NULL: the first context) and the BroadcastContext ones, and hands out new
+  // buffers of the sizes asked for. E_INVALIDARG for bad members; the D3DDDIERR_INVALID*
+  // codes for a command buffer or list that fails validation.
+  HRESULT Render(D3DDDICB_RENDER& args);
+  std::uint64_t last_fence() const;       // the newest submission's fence
+  std::uint64_t completed_fence() const;  // every submission up to it has run
+  void wait_fence(std::uint64_t fence);
+  void wait_idle();
+  // Residency control: evict moves a surface's instance out of video memory (queued work
+  // re-patches before it runs). E_INVALIDARG for an unknown or locked surface.
+  HRESULT evict(DWORD surface);
+  // Holds the GPU worker before its next buffer, or releases it (for an embedder's pause,
+  // and tests that move memory between submission and execution).
+  void hold_gpu(bool held);
+
+  // --- flips ---------------------------------------------------------------------------
+  // A flip chain of surfaces, [0] the front buffer. A Flip is queued behind the work
+  // submitted before it; when the GPU reaches it the back buffer becomes the front one,
+  // and the chain stays "in a flip" (DrawPrimitives2 on it: DDERR_WASSTILLDRAWING) until the
+  // embedder has taken the frame — through the frame callback (taken when it returns), or
+  // through poll_frame.
+  HRESULT create_flip_chain(std::span<const DWORD> surfaces, DWORD& chain);
+  HRESULT Flip(DWORD chain);
+  void set_frame_callback(FrameCallback callback);
+  // The newest completed frame not yet taken; taking it ends the flip. False when none.
+  bool poll_frame(DWORD chain, FrontBuffer& out);
 
   // --- contexts ----------------------------------------------------------------------
   // D3D_OK and the new handle, or D3DHAL_OUTOFCONTEXTS.
@@ -128,7 +216,8 @@ class Device {
   void set_render_threads(unsigned threads);
 
   const DeviceDesc& desc() const noexcept;
-  const Diagnostics& diagnostics() const noexcept;
+  // A snapshot of the counters (the front end's and the GPU worker's).
+  Diagnostics diagnostics() const;
 
   // For tests and tools that look at recorded state and draws (src/device/context.h).
   const detail::Context* inspect_context(ULONG_PTR handle) const noexcept;

@@ -26,7 +26,7 @@ void Dp2Call::run() {
   const detail::Surface* commands = nullptr;
   if (data_.lpDDCommands <= std::numeric_limits<DWORD>::max())
     commands = env_.surfaces.find(static_cast<DWORD>(data_.lpDDCommands));
-  const ByteReader whole(commands ? std::span<const std::byte>(commands->bytes) : std::span<const std::byte>{});
+  const ByteReader whole(commands ? std::span<const std::byte>(env_.surfaces.bytes(*commands)) : std::span<const std::byte>{});
   const auto stream = whole.slice(data_.dwCommandOffset, data_.dwCommandLength);
   if (!commands || !stream) {
     // Perm3 answers a missing command buffer with DDERR_INVALIDPARAMS; nothing ran, so
@@ -121,7 +121,7 @@ void Dp2Call::handle_swap_flags() {
   if ((flags & D3DHALDP2_SWAPCOMMANDBUFFER) && (flags & D3DHALDP2_REQCOMMANDBUFSIZE)) {
     const DWORD handle = static_cast<DWORD>(data_.lpDDCommands);
     if (const detail::Surface* s = env_.surfaces.find(handle))
-      env_.surfaces.grow(handle, s->bytes.size() + data_.dwReqCommandBufSize);
+      env_.surfaces.grow(handle, s->desc.size_bytes + data_.dwReqCommandBufSize);
   }
   if ((flags & D3DHALDP2_SWAPVERTEXBUFFER) && (flags & D3DHALDP2_REQVERTEXBUFSIZE) &&
       !(flags & D3DHALDP2_USERMEMVERTICES) && data_.lpDDVertex <= std::numeric_limits<DWORD>::max())

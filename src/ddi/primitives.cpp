@@ -52,7 +52,7 @@ std::uint32_t PrimitiveRecorder::current_state() {
   detail::Context& ctx = env_.context;
   const bool changed = ctx.state.dirty() != 0;
   if (changed) state::update_derived(ctx.state, ctx.key, ctx.uniforms);
-  return ctx.commands.snapshot(ctx.key, ctx.uniforms, ctx.state.render_target, ctx.state.depth_stencil, changed);
+  return ctx.commands.snapshot(ctx.state, ctx.key, ctx.uniforms, changed);
 }
 
 // User memory has no length of its own: the caller promises dwVertexOffset bytes and then
@@ -86,7 +86,7 @@ std::optional<VertexWindow> PrimitiveRecorder::legacy_window() {
   } else {
     const detail::Surface* vb = env_.surfaces.find(static_cast<DWORD>(data_.lpDDVertex));
     if (!vb || data_.lpDDVertex > std::numeric_limits<DWORD>::max()) return std::nullopt;
-    w.bytes = vb->bytes;
+    w.bytes = env_.surfaces.bytes(*vb);
   }
   legacy_failed_ = false;
   legacy_ = w;
@@ -108,7 +108,7 @@ std::optional<VertexWindow> PrimitiveRecorder::stream0_window(bool require_fvf) 
     case state::StreamSource::Kind::kSurface: {
       const detail::Surface* vb = env_.surfaces.find(stream.surface);
       if (!vb) return std::nullopt;
-      w.bytes = vb->bytes;
+      w.bytes = env_.surfaces.bytes(*vb);
       w.base = stream.offset;
       break;
     }
@@ -325,7 +325,7 @@ CommandResult PrimitiveRecorder::stream_draw(const Command& cmd) {
     const detail::Surface* surface = env_.surfaces.find(ib.surface);
     if (!surface || (ib.stride != 2 && ib.stride != 4)) return D3DERR_COMMAND_UNPARSED;
     const std::uint64_t needed = vertices_for(t, count);
-    const ByteReader r(surface->bytes);
+    const ByteReader r(env_.surfaces.bytes(*surface));
     if (needed > (std::uint64_t{1} << 32) || offset > r.size() || needed * ib.stride > r.size() - offset)
       return D3DERR_COMMAND_UNPARSED;
     // The index list lives in the arena too; refuse what the arena would refuse anyway

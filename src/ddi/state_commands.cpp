@@ -159,7 +159,7 @@ CommandResult Dp2Call::state_command(const Command& cmd) {
       // With no rectangles the one RECT in the payload is undefined and not read.
       if (cmd.count > 0 && !ctx.commands.append_bytes(cmd.body, c.rects)) return DDERR_OUTOFMEMORY;
       if (s.dirty()) state::update_derived(s, ctx.key, ctx.uniforms);
-      c.state = ctx.commands.snapshot(ctx.key, ctx.uniforms, s.render_target, s.depth_stencil, true);
+      c.state = ctx.commands.snapshot(s, ctx.key, ctx.uniforms, true);
       ctx.commands.add(c);
       return D3D_OK;
     }

@@ -30,6 +30,7 @@ class Context {
     state.render_target = desc.render_target;
     state.render_targets[0] = desc.render_target;
     state.depth_stencil = desc.depth_stencil;
+    state.interface_version = desc.interface_version;
     // ZENABLE defaults to D3DZB_TRUE when a depth buffer is attached at creation
     // (D3DRENDERSTATETYPE page, D3DRS_ZENABLE).
     if (desc.depth_stencil != 0) state.set_render_state(D3DRS_ZENABLE, D3DZB_TRUE);

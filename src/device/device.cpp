@@ -1,35 +1,79 @@
-// The Device facade: owns the surface table and the contexts, and runs the first two
-// steps of D3dDrawPrimitives2 (context, flip) before handing the call to the front end.
-// Kept small on purpose (STYLE.md: no god-object device); the work lives in src/ddi.
-#include <map>
+// The Device facade: surfaces, contexts, and the first two steps of D3dDrawPrimitives2
+// (context, flip) before the front end takes the call; at its end the recorded commands
+// are encoded and queued for the GPU worker. Kept small (STYLE.md: no god-object
+// device): locks, submission and flips have their own files (device_impl.h).
+#include <algorithm>
 
 #include "ddi/executor.h"
 #include "ddi/opcodes.h"
-#include "device/context.h"
-#include "device/surface_table.h"
-#include "dp2/device.h"
-#include "gpu/backend.h"
+#include "device/device_impl.h"
+#include "gpu/encoder.h"
+#include "gpu/validate.h"
 
 namespace dp2 {
 
 namespace detail {
 
-class DeviceImpl {
- public:
-  explicit DeviceImpl(const DeviceDesc& device_desc) : desc(device_desc) {}
+namespace {
+std::vector<memory::SegmentDesc> segments_for(const DeviceDesc& desc) {
+  memory::SegmentDesc segment;
+  segment.size = desc.video_memory_size;
+  segment.external = desc.video_memory;
+  return {segment};
+}
+}  // namespace
 
-  // Context handles are small integers handed out in order, never reused while the device
-  // lives, so a stale handle is always detected.
-  static constexpr std::size_t kMaxContexts = 1024;
+DeviceImpl::DeviceImpl(const DeviceDesc& device_desc)
+    : desc(device_desc), memory(segments_for(device_desc), fences), surfaces(memory), gpu(memory, device_desc.render_threads) {
+  fences.gpu = &gpu;
+}
 
-  DeviceDesc desc;
-  SurfaceTable surfaces;
-  std::map<ULONG_PTR, std::unique_ptr<Context>> contexts;
-  ULONG_PTR next_context = 1;
-  Diagnostics diagnostics;
-  UnknownCommandCallback unknown_command;
-  gpu::Backend backend;
-};
+void DeviceImpl::wait_for_surface(DWORD handle) {
+  memory::AllocationHandle allocation = 0;
+  {
+    std::lock_guard lock(table);
+    if (const Surface* s = surfaces.find(handle)) allocation = s->allocation;
+  }
+  if (const auto info = memory.info(allocation)) gpu.wait(std::max(info->last_read, info->last_write));
+}
+
+void DeviceImpl::submit_records(ULONG_PTR handle, Context& context) {
+  if (context.commands.records().empty()) return;
+  gpu::EncodedBuffer encoded;
+  const gpu::SurfaceResolver resolve = [&](DWORD surface) -> std::optional<gpu::SurfaceBinding> {
+    const Surface* s = surfaces.find(surface);
+    if (!s || s->desc.kind == SurfaceKind::kVertexBuffer || s->desc.kind == SurfaceKind::kIndexBuffer ||
+        s->desc.kind == SurfaceKind::kCommandBuffer)
+      return std::nullopt;
+    gpu::SurfaceBinding b;
+    b.allocation = s->allocation;
+    b.surface.format = static_cast<std::uint32_t>(s->desc.format);
+    b.surface.width = s->desc.width;
+    b.surface.height = s->desc.height;
+    b.surface.pitch = s->pitch;
+    b.surface.levels = s->desc.mip_levels;
+    b.surface.color_key = s->desc.color_key;
+    b.surface.flags = s->desc.has_color_key ? DP2GPU_SURFACE_HAS_COLOR_KEY : 0u;
+    return b;
+  };
+  gpu::encode(context.commands, resolve, encoded);
+  // A missing texture handle: the stage samples as if no texture were bound; counted.
+  diagnostics.missing_textures += encoded.unresolved_textures;
+  // The encoder's output passes the same validation as a Render from outside, so the
+  // worker can trust every buffer it runs.
+  const HRESULT hr = gpu::validate_submission(encoded.commands, encoded.allocations, encoded.patches,
+                                              [&](std::uint32_t a) { return memory.info(a).has_value(); });
+  if (hr != S_OK) {
+    ++diagnostics.draws_skipped;
+    return;
+  }
+  gpu::Submission s;
+  s.context = handle;
+  s.commands = std::move(encoded.commands);
+  s.allocations = std::move(encoded.allocations);
+  s.patches = std::move(encoded.patches);
+  gpu.submit(std::move(s));
+}
 
 }  // namespace detail
 
@@ -45,16 +89,26 @@ std::vector<std::string> Diagnostics::not_rendered() const {
 Device::Device(const DeviceDesc& desc) : impl_(std::make_unique<detail::DeviceImpl>(desc)) {}
 Device::~Device() = default;
 
-HRESULT Device::create_surface(DWORD handle, const SurfaceDesc& desc) { return impl_->surfaces.create(handle, desc); }
+HRESULT Device::create_surface(DWORD handle, const SurfaceDesc& desc) {
+  std::lock_guard lock(impl_->table);
+  return impl_->surfaces.create(handle, desc);
+}
 
-HRESULT Device::destroy_surface(DWORD handle) { return impl_->surfaces.destroy(handle); }
+HRESULT Device::destroy_surface(DWORD handle) {
+  std::lock_guard lock(impl_->table);
+  return impl_->surfaces.destroy(handle);
+}
 
 std::span<std::byte> Device::surface_bytes(DWORD handle) {
-  detail::Surface* s = impl_->surfaces.find(handle);
-  return s ? std::span<std::byte>(s->bytes) : std::span<std::byte>{};
+  impl_->wait_for_surface(handle);
+  std::lock_guard lock(impl_->table);
+  const detail::Surface* s = impl_->surfaces.find(handle);
+  return s ? impl_->surfaces.bytes(*s) : std::span<std::byte>{};
 }
 
 PngImage Device::surface_image(DWORD handle, ULONG_PTR context) const {
+  impl_->wait_for_surface(handle);
+  std::lock_guard lock(impl_->table);
   PngImage image;
   const detail::Surface* s = impl_->surfaces.find(handle);
   if (!s) return image;
@@ -62,7 +116,7 @@ PngImage Device::surface_image(DWORD handle, ULONG_PTR context) const {
   image.width = s->desc.width;
   image.height = s->desc.height;
   image.pitch = s->pitch;
-  image.data = s->bytes.data();
+  image.data = impl_->surfaces.bytes(*s).data();
   if (const auto ctx = impl_->contexts.find(context); ctx != impl_->contexts.end()) {
     const state::StateBlock& st = ctx->second->state;
     if (const auto p = st.surface_palette.find(handle); p != st.surface_palette.end())
@@ -85,6 +139,7 @@ bool Device::write_png(DWORD handle, const std::string& path, bool keep_alpha, U
 }
 
 HRESULT Device::set_flip_in_progress(DWORD handle, bool in_progress) {
+  std::lock_guard lock(impl_->table);
   detail::Surface* s = impl_->surfaces.find(handle);
   if (!s) return E_INVALIDARG;
   s->flip_in_progress = in_progress;
@@ -92,20 +147,40 @@ HRESULT Device::set_flip_in_progress(DWORD handle, bool in_progress) {
 }
 
 HRESULT Device::create_context(const ContextDesc& desc, ULONG_PTR& out_handle) {
+  std::lock_guard lock(impl_->table);
   if (impl_->contexts.size() >= detail::DeviceImpl::kMaxContexts) return D3DHAL_OUTOFCONTEXTS;
+  // Context handles are small integers handed out in order, never reused while the
+  // device lives, so a stale handle is always detected.
   const ULONG_PTR handle = impl_->next_context++;
   impl_->contexts.emplace(handle, std::make_unique<detail::Context>(desc));
+  detail::RenderBuffers& buffers = impl_->render_buffers[handle];
+  buffers.commands.resize(detail::DeviceImpl::kDefaultCommandBufferSize);
+  buffers.allocations.resize(detail::DeviceImpl::kDefaultAllocationListSize);
+  buffers.patches.resize(detail::DeviceImpl::kDefaultPatchListSize);
+  buffers.next_sequence = desc.free_threaded ? detail::DeviceImpl::kFreeThreadedSequenceStart : 1u;
   out_handle = handle;
   return D3D_OK;
 }
 
-HRESULT Device::destroy_context(ULONG_PTR handle) { return impl_->contexts.erase(handle) ? D3D_OK : D3DHAL_CONTEXT_BAD; }
+HRESULT Device::destroy_context(ULONG_PTR handle) {
+  {
+    std::lock_guard lock(impl_->table);
+    if (!impl_->contexts.erase(handle)) return D3DHAL_CONTEXT_BAD;
+    impl_->render_buffers.erase(handle);
+  }
+  // Queued work of the context that has not started is cancelled; its fences still
+  // complete, in order, so nobody waits forever.
+  impl_->gpu.cancel(handle);
+  return D3D_OK;
+}
 
 void Device::set_unknown_command_callback(UnknownCommandCallback callback) {
+  std::lock_guard lock(impl_->table);
   impl_->unknown_command = std::move(callback);
 }
 
 DWORD Device::DrawPrimitives2(D3DHAL_DRAWPRIMITIVES2DATA& data) {
+  std::lock_guard lock(impl_->table);
   // 1. "Ensure that the context handle ... is valid" (D3dDrawPrimitives2 page).
   const auto it = impl_->contexts.find(data.dwhContext);
   if (it == impl_->contexts.end()) {
@@ -127,19 +202,33 @@ DWORD Device::DrawPrimitives2(D3DHAL_DRAWPRIMITIVES2DATA& data) {
   // 3–5. Locate the commands and vertices, check the FVF, run the commands.
   ddi::ExecutorEnv env{impl_->surfaces, context, impl_->diagnostics, impl_->unknown_command, impl_->desc};
   ddi::execute_draw_primitives2(data, env);
-  // Render what the call recorded — on failure too: the commands before the failing one
-  // stand. (Synchronous until the submission issue puts this behind fences.)
-  gpu::BackendEnv backend_env{impl_->surfaces, context.state, context.desc().interface_version, impl_->diagnostics};
-  impl_->backend.execute(context.commands, backend_env);
+  // Queue what the call recorded — on failure too: the commands before the failing one
+  // stand. Vertices were copied while recording, so the call never waits for the GPU
+  // and the caller may reuse its buffers at once.
+  impl_->submit_records(data.dwhContext, context);
   return DDHAL_DRIVER_HANDLED;
 }
 
-void Device::set_render_threads(unsigned threads) { impl_->backend.set_threads(threads); }
+void Device::set_render_threads(unsigned threads) { impl_->gpu.set_render_threads(threads); }
 
 const DeviceDesc& Device::desc() const noexcept { return impl_->desc; }
-const Diagnostics& Device::diagnostics() const noexcept { return impl_->diagnostics; }
+
+Diagnostics Device::diagnostics() const {
+  // A sync point: the worker's counters are complete once queued work has run.
+  impl_->gpu.wait_idle();
+  std::lock_guard lock(impl_->table);
+  Diagnostics d = impl_->diagnostics;
+  const gpu::BackendCounters& c = impl_->gpu.counters();
+  d.draws_skipped += c.draws_skipped.load();
+  d.missing_textures += c.missing_textures.load();
+  d.state_values_out_of_range += c.state_values_out_of_range.load();
+  d.primitives_rejected += c.primitives_rejected.load();
+  d.buffers_executed += c.buffers_executed.load();
+  return d;
+}
 
 const detail::Context* Device::inspect_context(ULONG_PTR handle) const noexcept {
+  std::lock_guard lock(impl_->table);
   const auto it = impl_->contexts.find(handle);
   return it == impl_->contexts.end() ? nullptr : it->second.get();
 }

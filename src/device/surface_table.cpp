@@ -1,75 +1,22 @@
 #include "device/surface_table.h"
 
-#include <new>
+#include <algorithm>
 
 #include "ddi/reader.h"
 
 namespace dp2::detail {
-namespace {
 
-// Bits per pixel of the formats a surface can have; 0 = block-compressed or unsupported.
-std::uint32_t bits_per_pixel(D3DFORMAT f) {
-  switch (f) {
-    case D3DFMT_A8R8G8B8: case D3DFMT_X8R8G8B8: case D3DFMT_A8B8G8R8: case D3DFMT_X8B8G8R8:
-    case D3DFMT_A2B10G10R10: case D3DFMT_A2R10G10B10: case D3DFMT_G16R16: case D3DFMT_X8L8V8U8:
-    case D3DFMT_Q8W8V8U8: case D3DFMT_V16U16: case D3DFMT_D32: case D3DFMT_D24S8: case D3DFMT_S8D24:
-    case D3DFMT_D24X8: case D3DFMT_X8D24: case D3DFMT_D24X4S4: case D3DFMT_X4S4D24: case D3DFMT_D24FS8:
-    case D3DFMT_D32F_LOCKABLE: case D3DFMT_D32_LOCKABLE: case D3DFMT_R32F: case D3DFMT_G16R16F:
-      return 32;
-    case D3DFMT_R8G8B8:
-      return 24;
-    case D3DFMT_R5G6B5: case D3DFMT_X1R5G5B5: case D3DFMT_A1R5G5B5: case D3DFMT_A4R4G4B4:
-    case D3DFMT_X4R4G4B4: case D3DFMT_A8R3G3B2: case D3DFMT_A8P8: case D3DFMT_A8L8: case D3DFMT_V8U8:
-    case D3DFMT_L6V5U5: case D3DFMT_D16: case D3DFMT_D16_LOCKABLE: case D3DFMT_D15S1: case D3DFMT_S1D15:
-    case D3DFMT_L16: case D3DFMT_R16F: case D3DFMT_UYVY: case D3DFMT_YUY2:
-      return 16;
-    case D3DFMT_R3G3B2: case D3DFMT_A8: case D3DFMT_P8: case D3DFMT_L8: case D3DFMT_A4L4: case D3DFMT_S8_LOCKABLE:
-      return 8;
-    case D3DFMT_A16B16G16R16: case D3DFMT_A16B16G16R16F: case D3DFMT_G32R32F: case D3DFMT_Q16W16V16U16:
-      return 64;
-    case D3DFMT_A32B32G32R32F:
-      return 128;
-    default:
-      return 0;
-  }
-}
-
-std::uint32_t dxt_block_bytes(D3DFORMAT f) {
-  switch (f) {
-    case D3DFMT_DXT1: return 8;
-    case D3DFMT_DXT2: case D3DFMT_DXT3: case D3DFMT_DXT4: case D3DFMT_DXT5: return 16;
-    default: return 0;
-  }
-}
-
-bool is_depth_format(D3DFORMAT f) {
-  switch (f) {
-    case D3DFMT_D16: case D3DFMT_D16_LOCKABLE: case D3DFMT_D15S1: case D3DFMT_S1D15: case D3DFMT_D24S8:
-    case D3DFMT_S8D24: case D3DFMT_D24X8: case D3DFMT_X8D24: case D3DFMT_D24X4S4: case D3DFMT_X4S4D24:
-    case D3DFMT_D32: case D3DFMT_D24FS8: case D3DFMT_D32F_LOCKABLE: case D3DFMT_D32_LOCKABLE:
-      return true;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
-
-std::optional<LevelLayout> level_layout(D3DFORMAT format, std::uint32_t width, std::uint32_t height) {
-  using ddi::checked_mul;
-  LevelLayout layout;
-  if (const std::uint32_t block = dxt_block_bytes(format)) {
-    const std::size_t bw = (std::size_t{width} + 3) / 4, bh = (std::size_t{height} + 3) / 4;
-    if (!checked_mul(bw, block, layout.pitch) || !checked_mul(layout.pitch, bh, layout.size)) return std::nullopt;
-    return layout;
-  }
-  const std::uint32_t bpp = bits_per_pixel(format);
-  if (bpp == 0) return std::nullopt;
-  // Rows padded to 4 bytes, as DirectDraw surfaces' lPitch is DWORD-aligned.
-  if (!checked_mul(width, bpp / 8, layout.pitch)) return std::nullopt;
-  layout.pitch = (layout.pitch + 3) & ~std::size_t{3};
-  if (!checked_mul(layout.pitch, height, layout.size)) return std::nullopt;
-  return layout;
+memory::AllocationDesc allocation_desc(const Surface& surface) {
+  memory::AllocationDesc d;
+  d.format = static_cast<std::uint32_t>(surface.desc.format);
+  d.width = surface.desc.width;
+  d.height = surface.desc.height;
+  d.pitch = surface.pitch;
+  d.slice_pitch = surface.slice_pitch;
+  d.size = surface.desc.size_bytes;
+  const SurfaceKind kind = surface.desc.kind;
+  d.cpu_only = kind == SurfaceKind::kVertexBuffer || kind == SurfaceKind::kIndexBuffer || kind == SurfaceKind::kCommandBuffer;
+  return d;
 }
 
 HRESULT SurfaceTable::create(DWORD handle, const SurfaceDesc& desc) {
@@ -81,38 +28,42 @@ HRESULT SurfaceTable::create(DWORD handle, const SurfaceDesc& desc) {
     case SurfaceKind::kVertexBuffer:
     case SurfaceKind::kIndexBuffer:
     case SurfaceKind::kCommandBuffer:
-      size = desc.size_bytes;
+      // An empty buffer still gets one byte of storage, so its allocation exists.
+      size = desc.size_bytes ? desc.size_bytes : 1;
       break;
     case SurfaceKind::kRenderTarget:
     case SurfaceKind::kDepthStencil:
     case SurfaceKind::kTexture: {
       if (desc.width == 0 || desc.height == 0 || desc.mip_levels == 0 || desc.mip_levels > 16) return E_INVALIDARG;
-      if ((desc.kind == SurfaceKind::kDepthStencil) != is_depth_format(desc.format) &&
-          !(desc.kind == SurfaceKind::kTexture && is_depth_format(desc.format)))
+      if ((desc.kind == SurfaceKind::kDepthStencil) != gpu::is_depth_format_d3d(desc.format) &&
+          !(desc.kind == SurfaceKind::kTexture && gpu::is_depth_format_d3d(desc.format)))
         return E_INVALIDARG;
-      std::uint32_t w = desc.width, h = desc.height;
-      for (std::uint32_t level = 0; level < desc.mip_levels; ++level) {
-        const auto layout = level_layout(desc.format, w, h);
-        if (!layout || !ddi::checked_add(size, layout->size, size)) return E_INVALIDARG;
-        if (level == 0) surface.pitch = static_cast<std::uint32_t>(layout->pitch);
-        w = w > 1 ? w / 2 : 1;
-        h = h > 1 ? h / 2 : 1;
-      }
+      const auto level0 = gpu::level_layout(desc.format, desc.width, desc.height);
+      const auto chain = gpu::chain_size(desc.format, desc.width, desc.height, desc.mip_levels);
+      if (!level0 || !chain) return E_INVALIDARG;
+      surface.pitch = static_cast<std::uint32_t>(level0->pitch);
+      size = *chain;
       break;
     }
   }
   if (size > kMaxSurfaceBytes) return E_OUTOFMEMORY;
-  try {
-    surface.bytes.resize(size);
-  } catch (const std::bad_alloc&) {
-    return E_OUTOFMEMORY;
-  }
   surface.desc.size_bytes = size;
+  surface.slice_pitch = static_cast<std::uint32_t>(size);
+  surface.allocation = memory_.create(allocation_desc(surface));
+  if (surface.allocation == 0) return E_OUTOFMEMORY;
   surfaces_.emplace(handle, std::move(surface));
   return D3D_OK;
 }
 
-HRESULT SurfaceTable::destroy(DWORD handle) { return surfaces_.erase(handle) ? D3D_OK : E_INVALIDARG; }
+HRESULT SurfaceTable::destroy(DWORD handle) {
+  const auto it = surfaces_.find(handle);
+  if (it == surfaces_.end()) return E_INVALIDARG;
+  // Freed once queued work no longer uses them (VideoMemory defers).
+  memory_.destroy(it->second.allocation);
+  for (memory::AllocationHandle cookie : it->second.cookies) memory_.destroy(cookie);
+  surfaces_.erase(it);
+  return D3D_OK;
+}
 
 Surface* SurfaceTable::find(DWORD handle) noexcept {
   const auto it = surfaces_.find(handle);
@@ -124,17 +75,24 @@ const Surface* SurfaceTable::find(DWORD handle) const noexcept {
   return it == surfaces_.end() ? nullptr : &it->second;
 }
 
+std::span<std::byte> SurfaceTable::bytes(const Surface& surface) const {
+  const std::span<std::byte> all = memory_.bytes(surface.allocation);
+  return all.first(std::min<std::size_t>(all.size(), surface.desc.size_bytes));
+}
+
 bool SurfaceTable::grow(DWORD handle, std::size_t new_size) {
   Surface* s = find(handle);
   if (!s || new_size > kMaxSurfaceBytes) return false;
-  if (new_size <= s->bytes.size()) return true;
-  try {
-    std::vector<std::byte> fresh(new_size);
-    s->bytes.swap(fresh);
-  } catch (const std::bad_alloc&) {
-    return false;
-  }
+  if (new_size <= s->desc.size_bytes) return true;
+  Surface grown = *s;
+  grown.desc.size_bytes = new_size;
+  grown.slice_pitch = static_cast<std::uint32_t>(new_size);
+  const memory::AllocationHandle fresh = memory_.create(allocation_desc(grown));
+  if (fresh == 0) return false;
+  memory_.destroy(s->allocation);
+  s->allocation = fresh;
   s->desc.size_bytes = new_size;
+  s->slice_pitch = grown.slice_pitch;
   return true;
 }
 

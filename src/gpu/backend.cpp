@@ -5,7 +5,10 @@
 #include <cstring>
 
 #include "dp2raster/formats.h"
+#include "dp2/gpu_commands.h"
 #include "gpu/format_map.h"
+#include "gpu/validate.h"
+#include "state/pipeline_key.h"
 #include "vertex/fetch.h"
 
 namespace dp2::gpu {
@@ -14,18 +17,6 @@ namespace {
 raster::Color color_from_argb(DWORD c) {
   return {static_cast<float>((c >> 16) & 0xFFu) / 255.0f, static_cast<float>((c >> 8) & 0xFFu) / 255.0f,
           static_cast<float>(c & 0xFFu) / 255.0f, static_cast<float>(c >> 24) / 255.0f};
-}
-
-raster::Topology to_raster(Topology t) {
-  switch (t) {
-    case Topology::kPointList: return raster::Topology::kPointList;
-    case Topology::kLineList: return raster::Topology::kLineList;
-    case Topology::kLineStrip: return raster::Topology::kLineStrip;
-    case Topology::kTriangleList: return raster::Topology::kTriangleList;
-    case Topology::kTriangleStrip: return raster::Topology::kTriangleStrip;
-    case Topology::kTriangleFan: return raster::Topology::kTriangleFan;
-  }
-  return raster::Topology::kTriangleList;
 }
 
 // An enum value from the stream, or `fallback` when it is out of the enum's range: a
@@ -53,24 +44,27 @@ raster::Filter mip_filter(DWORD v, bool dx7) {
   return v == D3DTEXF_NONE ? raster::Filter::kNone : v == D3DTEXF_POINT ? raster::Filter::kPoint : raster::Filter::kLinear;
 }
 
-raster::ImageView image_view(detail::Surface& s, std::uint32_t level = 0) {
-  const auto format = to_raster_format(s.desc.format);
-  raster::ImageView view;
-  if (!format) return view;
-  std::uint32_t w = s.desc.width, h = s.desc.height;
+// A SURFACE record's image views: its mip chain, resolved from the patched address. An
+// unresolvable or unknown-format surface gives no views (count 0).
+std::uint32_t resolve_surface(const DP2GPU_SURFACE& s, memory::VideoMemory& memory,
+                              std::array<raster::ImageView, raster::kMaxMipLevels>& views) {
+  const auto d3d = static_cast<D3DFORMAT>(s.format);
+  const auto format = to_raster_format(d3d);
+  const auto total = chain_size(d3d, s.width, s.height, s.levels);
+  if (s.address == 0 || !format || !total) return 0;
+  const std::span<std::byte> bytes = memory.resolve(s.address, *total);
+  if (bytes.empty()) return 0;
+  std::uint32_t w = s.width, h = s.height;
   std::size_t offset = 0;
-  for (std::uint32_t l = 0; l < level; ++l) {
-    offset += detail::level_layout(s.desc.format, w, h)->size;
+  const std::uint32_t levels = std::min(s.levels, raster::kMaxMipLevels);
+  for (std::uint32_t l = 0; l < levels; ++l) {
+    const auto layout = level_layout(d3d, w, h);
+    views[l] = {*format, w, h, static_cast<std::uint32_t>(layout->pitch), bytes.data() + offset};
+    offset += layout->size;
     w = std::max(w / 2, 1u);
     h = std::max(h / 2, 1u);
   }
-  const auto layout = detail::level_layout(s.desc.format, w, h);
-  view.format = *format;
-  view.width = w;
-  view.height = h;
-  view.pitch = static_cast<std::uint32_t>(layout->pitch);
-  view.data = s.bytes.data() + offset;
-  return view;
+  return levels;
 }
 
 }  // namespace
@@ -79,32 +73,37 @@ Backend::Backend(unsigned threads) : renderer_(std::make_unique<raster::Renderer
 
 void Backend::set_threads(unsigned threads) { renderer_ = std::make_unique<raster::Renderer>(threads); }
 
-const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std::uint32_t snapshot, BackendEnv& env) {
-  if (snapshot < by_snapshot_.size() && by_snapshot_[snapshot]) return by_snapshot_[snapshot];
-  const StateSnapshot& snap = commands.states()[snapshot];
-  const state::PipelineKey& k = snap.key;
-  const state::DrawUniforms& u = snap.uniforms;
-  const state::StateBlock& st = env.state;
-  const bool dx7 = env.interface_version <= 3;
-  std::uint64_t& bad = env.diagnostics.state_values_out_of_range;
-  raster::DrawState& ds = states_.emplace_back();
-
-  detail::Surface* rt = env.surfaces.find(snap.render_target);
-  detail::Surface* zb = env.surfaces.find(snap.depth_stencil);
-  if (rt) {
-    ds.color = image_view(*rt);
-    if (rt->desc.format == D3DFMT_P8) {
-      const auto p = st.surface_palette.find(snap.render_target);
-      if (p != st.surface_palette.end())
-        if (const auto pal = st.palettes.find(p->second); pal != st.palettes.end()) ds.color_palette = pal->second.entries.data();
+void Backend::set_state(std::span<const std::byte> p, memory::VideoMemory& memory, BackendCounters& counters) {
+  DP2GPU_SET_STATE st;
+  std::memcpy(&st, p.data(), sizeof st);
+  state::PipelineKey k;
+  state::DrawUniforms u;
+  std::memcpy(&k, p.data() + sizeof st, sizeof k);
+  std::memcpy(&u, p.data() + sizeof st + sizeof k, sizeof u);
+  // Palettes follow in slot order, one per bit of the mask.
+  std::array<const std::uint32_t*, 9> palette{};
+  std::size_t at = sizeof st + sizeof k + sizeof u;
+  for (std::uint32_t slot = 0; slot < 9; ++slot)
+    if (st.palette_mask & (1u << slot)) {
+      std::memcpy(palettes_.emplace_back().data(), p.data() + at, 1024);
+      palette[slot] = palettes_.back().data();
+      at += 1024;
     }
-  }
-  if (zb) ds.depth = image_view(*zb);
+  std::uint64_t bad = 0;
+  raster::DrawState& ds = states_.emplace_back();
+  current_ = &ds;
+
+  std::array<raster::ImageView, raster::kMaxMipLevels> views{};
+  if (resolve_surface(st.color, memory, views)) ds.color = views[0];
+  if (resolve_surface(st.depth, memory, views)) ds.depth = views[0];
+  ds.color_palette = palette[8];
+  const bool has_depth = ds.depth.format != raster::Format::kUnknown;
   // Clip: the viewport (the whole target when none was set) ∩ the render target, ∩ the
   // scissor rectangle when the scissor test is on. Pixels outside are never touched, so
   // pre-transformed vertices need no geometric clipping inside the guard band.
   raster::Rect target{0, 0, static_cast<std::int32_t>(ds.color.width), static_cast<std::int32_t>(ds.color.height)};
-  if (ds.color.format == raster::Format::kUnknown && zb) target = {0, 0, std::int32_t(ds.depth.width), std::int32_t(ds.depth.height)};
+  if (ds.color.format == raster::Format::kUnknown && has_depth)
+    target = {0, 0, static_cast<std::int32_t>(ds.depth.width), static_cast<std::int32_t>(ds.depth.height)};
   ds.clip = target;
   if (u.viewport.width != 0 && u.viewport.height != 0) {
     const auto x = static_cast<std::int64_t>(u.viewport.x), y = static_cast<std::int64_t>(u.viewport.y);
@@ -126,7 +125,7 @@ const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std:
   ds.point_size = u.point_size;
   ds.point_size_min = u.point_size_min;
   ds.point_size_max = u.point_size_max;
-  ds.depth_mode = zb ? checked<raster::DepthMode>(k.z_mode, 0, 2, raster::DepthMode::kZ, bad) : raster::DepthMode::kOff;
+  ds.depth_mode = has_depth ? checked<raster::DepthMode>(k.z_mode, 0, 2, raster::DepthMode::kZ, bad) : raster::DepthMode::kOff;
   ds.depth_func = checked<raster::Compare>(k.z_func, 1, 8, raster::Compare::kLessEqual, bad);
   ds.depth_write = k.z_write != 0;
   ds.w_near = u.winfo.dvWNear;
@@ -187,16 +186,11 @@ const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std:
     s.result_arg = sk.result_arg == raster::kArgTemp ? raster::kArgTemp : raster::kArgCurrent;
     s.texcoord_set = sk.texcoord_index;
     ds.texcoord_sets = static_cast<std::uint8_t>(ds.texcoord_sets | (1u << (sk.texcoord_index & 7u)));
-    s.bump = {std::bit_cast<float>(st.texture_stage_state(i, D3DTSS_BUMPENVMAT00)),
-              std::bit_cast<float>(st.texture_stage_state(i, D3DTSS_BUMPENVMAT01)),
-              std::bit_cast<float>(st.texture_stage_state(i, D3DTSS_BUMPENVMAT10)),
-              std::bit_cast<float>(st.texture_stage_state(i, D3DTSS_BUMPENVMAT11)),
-              std::bit_cast<float>(st.texture_stage_state(i, D3DTSS_BUMPENVLSCALE)),
-              std::bit_cast<float>(st.texture_stage_state(i, D3DTSS_BUMPENVLOFFSET))};
+    s.bump = {u.bump[i][0], u.bump[i][1], u.bump[i][2], u.bump[i][3], u.bump[i][4], u.bump[i][5]};
     raster::SamplerState& smp = s.sampler;
-    smp.mag = mag_filter(sk.mag_filter, dx7);
-    smp.min = min_filter(sk.min_filter, dx7);
-    smp.mip = mip_filter(sk.mip_filter, dx7);
+    smp.mag = mag_filter(sk.mag_filter, k.dx7_filters);
+    smp.min = min_filter(sk.min_filter, k.dx7_filters);
+    smp.mip = mip_filter(sk.mip_filter, k.dx7_filters);
     smp.address_u = checked<raster::Address>(sk.address_u, 1, 5, raster::Address::kWrap, bad);
     smp.address_v = checked<raster::Address>(sk.address_v, 1, 5, raster::Address::kWrap, bad);
     smp.address_w = checked<raster::Address>(sk.address_w, 1, 5, raster::Address::kWrap, bad);
@@ -205,51 +199,41 @@ const raster::DrawState* Backend::draw_state(const CommandBuffer& commands, std:
     smp.max_mip_level = u.max_mip_level[i];
     smp.color_key = k.color_key != 0;
 
-    const DWORD handle = u.textures[i];
-    if (handle == 0) continue;
-    detail::Surface* tex = env.surfaces.find(handle);
-    const auto format = tex ? to_raster_format(tex->desc.format) : std::nullopt;
-    if (!tex || !format || tex->desc.kind == SurfaceKind::kVertexBuffer || tex->desc.kind == SurfaceKind::kIndexBuffer ||
-        tex->desc.kind == SurfaceKind::kCommandBuffer) {
-      // A missing texture handle: the stage samples as if no texture were bound, and the
-      // caller can see it counted.
-      ++env.diagnostics.missing_textures;
+    const DP2GPU_SURFACE& surface = st.textures[i];
+    if (surface.address == 0 && surface.width == 0) continue;  // no texture bound
+    raster::TextureView& view = textures_.emplace_back();
+    view.levels = resolve_surface(surface, memory, view.level);
+    if (view.levels == 0) {
+      // A surface that cannot be sampled (a format the rasterizer lacks, or memory that
+      // did not resolve): the stage samples as if no texture were bound, and it is counted.
+      textures_.pop_back();
+      counters.missing_textures.fetch_add(1, std::memory_order_relaxed);
       continue;
     }
-    raster::TextureView& view = textures_.emplace_back();
-    view.format = *format;
-    view.levels = std::min(tex->desc.mip_levels, raster::kMaxMipLevels);
-    for (std::uint32_t l = 0; l < view.levels; ++l) view.level[l] = image_view(*tex, l);
-    if (tex->desc.format == D3DFMT_P8) {
-      if (const auto p = st.surface_palette.find(handle); p != st.surface_palette.end())
-        if (const auto pal = st.palettes.find(p->second); pal != st.palettes.end()) {
-          view.palette = pal->second.entries.data();
-          view.palette_alpha = (pal->second.flags & DDRAWIPAL_ALPHA) != 0;
-        }
-    }
-    view.has_color_key = tex->desc.has_color_key;
-    view.color_key = tex->desc.color_key;
-    // SETTEXLOD: the most detailed level the texture may use.
-    if (const auto lod = st.texture_lod.find(handle); lod != st.texture_lod.end())
-      smp.max_mip_level = std::max<std::uint32_t>(smp.max_mip_level, lod->second);
+    view.format = view.level[0].format;
+    view.palette = palette[i];
+    view.palette_alpha = (st.palette_alpha_mask >> i) & 1u;
+    view.has_color_key = (surface.flags & DP2GPU_SURFACE_HAS_COLOR_KEY) != 0;
+    view.color_key = surface.color_key;
     s.texture = &view;
     // Legacy D3DTBLEND_MODULATE: a texture without alpha leaves the diffuse alpha.
-    if (i == 0 && st.legacy_modulate && !raster::format_info(view.format).has_alpha)
+    if (i == 0 && k.legacy_modulate && !raster::format_info(view.format).has_alpha)
       s.alpha_op = raster::TextureOp::kSelectArg2;
   }
-
-  if (by_snapshot_.size() <= snapshot) by_snapshot_.resize(snapshot + 1, nullptr);
-  by_snapshot_[snapshot] = &ds;
-  return &ds;
+  if (bad) counters.state_values_out_of_range.fetch_add(bad, std::memory_order_relaxed);
 }
 
-void Backend::clear(const CommandBuffer& commands, const ClearRecord& c, BackendEnv& env) {
-  const raster::DrawState& ds = *draw_state(commands, c.state, env);
+void Backend::clear(std::span<const std::byte> p) {
+  if (!current_) return;
+  const raster::DrawState& ds = *current_;
+  DP2GPU_CLEAR c;
+  std::memcpy(&c, p.data(), sizeof c);
   raster::ClearCommand cmd;
   cmd.color = ds.color;
   cmd.depth = ds.depth;
   cmd.clear_color = (c.flags & D3DCLEAR_TARGET) && ds.color.format != raster::Format::kUnknown;
-  const raster::FormatInfo* zinfo = ds.depth.format != raster::Format::kUnknown ? &raster::format_info(ds.depth.format) : nullptr;
+  const raster::FormatInfo* zinfo =
+      ds.depth.format != raster::Format::kUnknown ? &raster::format_info(ds.depth.format) : nullptr;
   cmd.clear_depth = (c.flags & D3DCLEAR_ZBUFFER) && zinfo;
   cmd.clear_stencil = (c.flags & D3DCLEAR_STENCIL) && zinfo && zinfo->stencil_bits > 0;
   if (cmd.clear_color) {
@@ -264,50 +248,59 @@ void Backend::clear(const CommandBuffer& commands, const ClearRecord& c, Backend
   if (cmd.clear_stencil) cmd.stencil_value = c.stencil & ((1u << zinfo->stencil_bits) - 1);
   // Rectangles are clipped to the target; with D3DCLEAR_COMPUTERECTS also to the viewport.
   // No rectangles: the viewport.
-  const std::int32_t w = static_cast<std::int32_t>(std::max(ds.color.width, ds.depth.width));
-  const std::int32_t h = static_cast<std::int32_t>(std::max(ds.color.height, ds.depth.height));
+  const auto w = static_cast<std::int32_t>(std::max(ds.color.width, ds.depth.width));
+  const auto h = static_cast<std::int32_t>(std::max(ds.color.height, ds.depth.height));
   const raster::Rect target{0, 0, w, h};
-  const auto rects = commands.bytes(c.rects);
-  if (rects.empty()) {
+  if (c.rect_count == 0) {
     cmd.rect = ds.clip;
     renderer_->clear(cmd);
     return;
   }
-  for (std::size_t at = 0; at + sizeof(RECT) <= rects.size(); at += sizeof(RECT)) {
+  for (std::uint32_t i = 0; i < c.rect_count; ++i) {
     RECT r;
-    std::memcpy(&r, rects.data() + at, sizeof r);
+    std::memcpy(&r, p.data() + sizeof c + i * sizeof(RECT), sizeof r);
     cmd.rect = raster::intersect(target, {r.left, r.top, r.right, r.bottom});
     if (c.flags & D3DCLEAR_COMPUTERECTS) cmd.rect = raster::intersect(cmd.rect, ds.clip);
     renderer_->clear(cmd);
   }
 }
 
-void Backend::draw(const CommandBuffer& commands, const DrawRecord& d, BackendEnv& env) {
-  const raster::DrawState& ds = *draw_state(commands, d.state, env);
-  if ((ds.color.format == raster::Format::kUnknown && ds.depth.format == raster::Format::kUnknown) ||
-      !vertex::fetch_pretransformed(d.fvf, d.stride, commands.bytes(d.vertices), d.vertex_count, vertices_)) {
-    ++env.diagnostics.draws_skipped;
+void Backend::draw(std::span<const std::byte> p, BackendCounters& counters) {
+  DP2GPU_DRAW d;
+  std::memcpy(&d, p.data(), sizeof d);
+  const std::size_t vertex_bytes = std::size_t{d.vertex_count} * d.stride;
+  if (!current_ || (current_->color.format == raster::Format::kUnknown && current_->depth.format == raster::Format::kUnknown) ||
+      !vertex::fetch_pretransformed(d.fvf, d.stride, p.subspan(sizeof d, vertex_bytes), d.vertex_count, vertices_)) {
+    counters.draws_skipped.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  indices_ = commands.indices(d);
-  std::vector<std::uint32_t> edges(d.edge_flags.size / sizeof(std::uint32_t));
-  if (!edges.empty()) std::memcpy(edges.data(), commands.bytes(d.edge_flags).data(), d.edge_flags.size);
-  renderer_->draw(ds, to_raster(d.topology), d.primitive_count, vertices_, indices_, edges);
+  indices_.resize(d.index_count);
+  if (d.index_count) std::memcpy(indices_.data(), p.data() + sizeof d + vertex_bytes, std::size_t{d.index_count} * 4);
+  edges_.resize(d.edge_count);
+  if (d.edge_count)
+    std::memcpy(edges_.data(), p.data() + sizeof d + vertex_bytes + std::size_t{d.index_count} * 4, std::size_t{d.edge_count} * 4);
+  static_assert(DP2GPU_TRIANGLEFAN == static_cast<int>(raster::Topology::kTriangleFan));
+  renderer_->draw(*current_, static_cast<raster::Topology>(d.topology), d.primitive_count, vertices_, indices_, edges_);
 }
 
-void Backend::execute(const CommandBuffer& commands, BackendEnv& env) {
-  by_snapshot_.assign(commands.states().size(), nullptr);
+void Backend::execute(std::span<const std::byte> commands, memory::VideoMemory& memory, BackendCounters& counters) {
+  current_ = nullptr;
   const std::uint64_t rejected_before = renderer_->stats().primitives_rejected;
-  for (const Record& r : commands.records()) {
-    if (const auto* d = std::get_if<DrawRecord>(&r)) draw(commands, *d, env);
-    else if (const auto* c = std::get_if<ClearRecord>(&r)) clear(commands, *c, env);
-    // CopyRecords (blts, colour fills, mip generation) are counted as not rendered by the
-    // front end; the back end does not perform them yet.
-  }
+  for_each_command(commands, [&](std::uint32_t op, std::span<const std::byte> payload) {
+    switch (op) {
+      case DP2GPU_OP_SET_STATE: set_state(payload, memory, counters); break;
+      case DP2GPU_OP_DRAW: draw(payload, counters); break;
+      case DP2GPU_OP_CLEAR: clear(payload); break;
+      default: break;  // NOP, FENCE: nothing to draw
+    }
+  });
   renderer_->flush();
-  env.diagnostics.primitives_rejected += renderer_->stats().primitives_rejected - rejected_before;
+  counters.primitives_rejected.fetch_add(renderer_->stats().primitives_rejected - rejected_before, std::memory_order_relaxed);
+  counters.buffers_executed.fetch_add(1, std::memory_order_relaxed);
   states_.clear();
   textures_.clear();
+  palettes_.clear();
+  current_ = nullptr;
 }
 
 }  // namespace dp2::gpu

@@ -1,48 +1,53 @@
-// The back end's front door: runs a context's command buffer through the rasterizer —
-// translating state snapshots into raster::DrawState, fetching vertices, building
-// texture views over surfaces — and flushes. Synchronous for now; the memory and
-// submission issue moves it onto the device's worker behind fences.
+// The back end's front door: executes one patched command buffer in the GPU command format
+// (include/dp2/gpu_commands.h) through the rasterizer — SET_STATE becomes a
+// raster::DrawState (surfaces resolved from their patched addresses), DRAW fetches
+// vertices, CLEAR clears — and flushes. It reads nothing of the front end's state: the
+// buffer carries everything (ARCHITECTURE.md: the back end never parses DP2 bytes).
 //
-// Thread: the device's (the DrawPrimitives2 caller's), at the end of each call.
+// Thread: the GPU worker (gpu.cpp), one buffer at a time.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <deque>
 #include <memory>
+#include <span>
 #include <vector>
 
-#include "device/surface_table.h"
-#include "dp2/device.h"
 #include "dp2raster/renderer.h"
-#include "gpu/command_buffer.h"
-#include "state/state_block.h"
+#include "memory/video_memory.h"
 
 namespace dp2::gpu {
 
-struct BackendEnv {
-  detail::SurfaceTable& surfaces;
-  const state::StateBlock& state;  // palettes, SETTEXLOD, bump matrices: read at execution
-  std::uint32_t interface_version;
-  Diagnostics& diagnostics;
+// Counters the worker writes and any thread may read.
+struct BackendCounters {
+  std::atomic<std::uint64_t> draws_skipped{0};       // no target, or a vertex format not fetched yet
+  std::atomic<std::uint64_t> missing_textures{0};    // a stage's surface did not resolve or cannot be sampled
+  std::atomic<std::uint64_t> state_values_out_of_range{0};
+  std::atomic<std::uint64_t> primitives_rejected{0};
+  std::atomic<std::uint64_t> buffers_executed{0};
 };
 
 class Backend {
  public:
   explicit Backend(unsigned threads = 0);
   void set_threads(unsigned threads);
-  void execute(const CommandBuffer& commands, BackendEnv& env);
+  // Executes a buffer that validate_submission accepted and patching completed.
+  void execute(std::span<const std::byte> commands, memory::VideoMemory& memory, BackendCounters& counters);
 
  private:
-  const raster::DrawState* draw_state(const CommandBuffer& commands, std::uint32_t snapshot, BackendEnv& env);
-  void clear(const CommandBuffer& commands, const ClearRecord& c, BackendEnv& env);
-  void draw(const CommandBuffer& commands, const DrawRecord& d, BackendEnv& env);
+  void set_state(std::span<const std::byte> payload, memory::VideoMemory& memory, BackendCounters& counters);
+  void clear(std::span<const std::byte> payload);
+  void draw(std::span<const std::byte> payload, BackendCounters& counters);
 
   std::unique_ptr<raster::Renderer> renderer_;
   // Alive until the flush at the end of execute(): the renderer keeps pointers to them.
   std::deque<raster::DrawState> states_;
   std::deque<raster::TextureView> textures_;
-  std::vector<const raster::DrawState*> by_snapshot_;
+  std::deque<std::array<std::uint32_t, 256>> palettes_;
+  const raster::DrawState* current_ = nullptr;
   std::vector<raster::Vertex> vertices_;
-  std::vector<std::uint32_t> indices_;
+  std::vector<std::uint32_t> indices_, edges_;
 };
 
 }  // namespace dp2::gpu

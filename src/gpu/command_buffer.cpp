@@ -18,14 +18,24 @@ bool CommandBuffer::append_u32(std::span<const std::uint32_t> values, ArenaRange
   return append_bytes(std::as_bytes(values), out);
 }
 
-std::uint32_t CommandBuffer::snapshot(const state::PipelineKey& key, const state::DrawUniforms& uniforms,
-                                      DWORD render_target, DWORD depth_stencil, bool uniforms_changed) {
-  if (!states_.empty() && !uniforms_changed) {
+std::uint32_t CommandBuffer::snapshot(const state::StateBlock& state, const state::PipelineKey& key,
+                                      const state::DrawUniforms& uniforms, bool changed) {
+  if (!states_.empty() && !changed) {
     const StateSnapshot& last = states_.back();
-    if (last.key == key && last.render_target == render_target && last.depth_stencil == depth_stencil)
+    if (last.key == key && last.render_target == state.render_target && last.depth_stencil == state.depth_stencil)
       return static_cast<std::uint32_t>(states_.size() - 1);
   }
-  states_.push_back({key, uniforms, render_target, depth_stencil});
+  StateSnapshot snap{key, uniforms, state.render_target, state.depth_stencil, {}};
+  auto add_palette = [&](std::uint8_t slot, DWORD surface) {
+    const auto bound = state.surface_palette.find(surface);
+    if (surface == 0 || bound == state.surface_palette.end()) return;
+    const auto palette = state.palettes.find(bound->second);
+    if (palette == state.palettes.end()) return;
+    snap.palettes.push_back({slot, (palette->second.flags & DDRAWIPAL_ALPHA) != 0, palette->second.entries});
+  };
+  for (std::uint8_t i = 0; i < key.active_stages && i < state::kTextureStages; ++i) add_palette(i, uniforms.textures[i]);
+  add_palette(kTargetPaletteSlot, state.render_target);
+  states_.push_back(std::move(snap));
   return static_cast<std::uint32_t>(states_.size() - 1);
 }
 

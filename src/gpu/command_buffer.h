@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
 #include <span>
 #include <variant>
 #include <vector>
@@ -30,11 +31,21 @@ struct ArenaRange {
   std::uint32_t size = 0;
 };
 
+// The state a run of records draws with. Palettes are copied in when the snapshot is
+// taken, so a later UPDATEPALETTE in the same call does not reach back to earlier draws.
+struct SnapshotPalette {
+  std::uint8_t slot = 0;  // 0–7: the stage's texture; kTargetPaletteSlot: the colour target
+  bool alpha = false;     // DDRAWIPAL_ALPHA
+  std::array<DWORD, 256> entries{};
+};
+inline constexpr std::uint8_t kTargetPaletteSlot = 8;
+
 struct StateSnapshot {
   state::PipelineKey key;
   state::DrawUniforms uniforms;
   DWORD render_target = 0;
   DWORD depth_stencil = 0;
+  std::vector<SnapshotPalette> palettes;
 };
 
 // Vertex data is the copied block of every vertex the draw references, in the source
@@ -84,9 +95,10 @@ class CommandBuffer {
   [[nodiscard]] bool append_bytes(std::span<const std::byte> bytes, ArenaRange& out);
   [[nodiscard]] bool append_u32(std::span<const std::uint32_t> values, ArenaRange& out);
 
-  // The snapshot index for the current state: a new snapshot only when it changed.
-  std::uint32_t snapshot(const state::PipelineKey& key, const state::DrawUniforms& uniforms,
-                         DWORD render_target, DWORD depth_stencil, bool uniforms_changed);
+  // The snapshot index for the current state: a new snapshot only when something changed
+  // (`changed`: the state was dirty since the last snapshot).
+  std::uint32_t snapshot(const state::StateBlock& state, const state::PipelineKey& key,
+                         const state::DrawUniforms& uniforms, bool changed);
 
   void add(Record record) { records_.push_back(std::move(record)); }
 

@@ -3,6 +3,8 @@
 // when it builds ImageViews / TextureViews, and by the PNG dump. Pure; thread-safe.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 
 #include "dp2/ddi.h"
@@ -19,5 +21,21 @@ std::optional<raster::Format> to_raster_format(D3DFORMAT format) noexcept;
 // The D3DFORMAT of a rasterizer format (kD16 → D3DFMT_D16, kD32 → D3DFMT_D32);
 // kUnknown and out-of-range values → D3DFMT_UNKNOWN.
 D3DFORMAT to_d3d_format(raster::Format format) noexcept;
+
+// Bytes per row and total size of one image level of a D3D surface (rows DWORD-aligned,
+// DXTn rows of 4×4 blocks), or nullopt for a format dp2 cannot lay out, or a size that
+// overflows. The one place surface layouts are computed: the surface table, the encoder
+// and the back end all use it.
+struct LevelLayout {
+  std::size_t pitch = 0;
+  std::size_t size = 0;
+};
+std::optional<LevelLayout> level_layout(D3DFORMAT format, std::uint32_t width, std::uint32_t height);
+
+// The sum of `levels` level sizes starting at width × height (each level halved, at least
+// 1), or nullopt.
+std::optional<std::size_t> chain_size(D3DFORMAT format, std::uint32_t width, std::uint32_t height, std::uint32_t levels);
+
+bool is_depth_format_d3d(D3DFORMAT format);
 
 }  // namespace dp2::gpu

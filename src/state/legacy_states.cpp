@@ -13,6 +13,7 @@ void stage0(StateBlock& s, DWORD tss, DWORD value) { s.set_texture_stage_state(0
 // D3DTEXTUREBLEND → stage 0 operations (the DirectX 6 "Texture Blending" mapping table).
 void map_texture_blend(StateBlock& s, DWORD mode) {
   s.legacy_modulate = false;
+  s.mark(kDirtyTextureStages);
   auto ops = [&](DWORD cop, DWORD carg1, DWORD carg2, DWORD aop, DWORD aarg1, DWORD aarg2) {
     stage0(s, D3DTSS_COLOROP, cop);
     stage0(s, D3DTSS_COLORARG1, carg1);

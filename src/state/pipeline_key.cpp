@@ -1,5 +1,6 @@
 #include "state/pipeline_key.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <sstream>
@@ -102,11 +103,16 @@ void derive_stages(const StateBlock& s, PipelineKey& k, DrawUniforms& u) {
     const DWORD tci = s.texture_stage_state(i, D3DTSS_TEXCOORDINDEX);
     st.texcoord_index = u8(tci & 7u);
     st.texgen = u8(tci >> 16);
+    constexpr DWORD kBumpStates[6] = {D3DTSS_BUMPENVMAT00, D3DTSS_BUMPENVMAT01, D3DTSS_BUMPENVMAT10,
+                                      D3DTSS_BUMPENVMAT11, D3DTSS_BUMPENVLSCALE, D3DTSS_BUMPENVLOFFSET};
+    for (std::size_t b = 0; b < 6; ++b) u.bump[i][b] = as_float(s.texture_stage_state(i, kBumpStates[b]));
   }
+  k.legacy_modulate = flag(s.legacy_modulate);
 }
 
 void derive_samplers(const StateBlock& s, PipelineKey& k, DrawUniforms& u) {
   k.color_key = flag(s.render_state(D3DRENDERSTATE_COLORKEYENABLE));
+  k.dx7_filters = s.interface_version <= 3 ? 1 : 0;
   k.color_key_blend = flag(s.render_state(D3DRENDERSTATE_COLORKEYBLENDENABLE));
   for (std::uint32_t i = 0; i < kTextureStages; ++i) {
     StageKey& st = k.stages[i];
@@ -114,6 +120,9 @@ void derive_samplers(const StateBlock& s, PipelineKey& k, DrawUniforms& u) {
     u.border_colors[i] = s.texture_stage_state(i, D3DTSS_BORDERCOLOR);
     u.lod_bias[i] = as_float(s.texture_stage_state(i, D3DTSS_MIPMAPLODBIAS));
     u.max_mip_level[i] = s.texture_stage_state(i, D3DTSS_MAXMIPLEVEL);
+    // SETTEXLOD: the most detailed level the texture may use, whatever the stage says.
+    if (const auto lod = s.texture_lod.find(u.textures[i]); lod != s.texture_lod.end())
+      u.max_mip_level[i] = std::max<DWORD>(u.max_mip_level[i], lod->second);
     if (i >= k.active_stages) continue;
     st.has_texture = flag(u.textures[i]);
     st.mag_filter = u8(s.texture_stage_state(i, D3DTSS_MAGFILTER));
@@ -141,8 +150,10 @@ void update_derived(StateBlock& state, PipelineKey& key, DrawUniforms& uniforms)
   if (dirty & kDirtyTextureStages) derive_stages(state, key, uniforms);
   if (dirty & (kDirtyTextureStages | kDirtySamplers)) derive_samplers(state, key, uniforms);
   if (dirty & kDirtyViewport) uniforms.viewport = state.viewport;
-  state.clear_dirty(kDirtyRaster | kDirtyDepth | kDirtyStencil | kDirtyAlphaTest | kDirtyBlend | kDirtyFog |
-                    kDirtyTextureStages | kDirtySamplers | kDirtyViewport);
+  // Every group is consumed here: the groups without derived data yet (transform,
+  // lighting, streams, ...) still mean "take a new snapshot", which the caller decided
+  // from dirty() before this call.
+  state.clear_dirty(kDirtyAll);
 }
 
 std::uint64_t PipelineKey::hash() const noexcept {

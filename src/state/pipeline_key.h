@@ -43,6 +43,8 @@ struct PipelineKey {
   std::uint8_t fog = 0, fog_table_mode = 0, fog_vertex_mode = 0, range_fog = 0;
   std::uint8_t specular = 0, color_key = 0, color_key_blend = 0, scissor = 0;
   std::uint8_t active_stages = 0;  // stages before the first COLOROP = DISABLE
+  std::uint8_t legacy_modulate = 0;  // DX5 D3DTBLEND_MODULATE on stage 0 (legacy_states.cpp)
+  std::uint8_t dx7_filters = 0;      // filters in DX7 D3DTFG/D3DTFN/D3DTFP numbering
   std::array<StageKey, kTextureStages> stages{};
 
   bool operator==(const PipelineKey&) const = default;
@@ -66,7 +68,9 @@ struct DrawUniforms {
   std::array<DWORD, kTextureStages> textures{};       // surface handles (D3DTSS_TEXTUREMAP)
   std::array<DWORD, kTextureStages> border_colors{};
   std::array<float, kTextureStages> lod_bias{};
-  std::array<DWORD, kTextureStages> max_mip_level{};
+  std::array<DWORD, kTextureStages> max_mip_level{};  // MAXMIPLEVEL, raised by the texture's SETTEXLOD
+  // D3DTSS_BUMPENVMAT00, 01, 10, 11, BUMPENVLSCALE, BUMPENVLOFFSET per stage.
+  std::array<std::array<float, 6>, kTextureStages> bump{};
   std::array<DWORD, 8> wrap{};  // D3DRS_WRAP0..7
   float point_size = 1.0f, point_size_min = 1.0f, point_size_max = 64.0f;
 };

@@ -138,6 +138,9 @@ class StateBlock {
   DWORD render_target = 0, depth_stencil = 0;
   std::array<DWORD, 4> render_targets{};  // SETRENDERTARGET2 slots; [0] == render_target
   bool legacy_modulate = false;  // D3DTBLEND_MODULATE mapped onto stage 0 (legacy_states.cpp)
+  // The runtime interface of the context (ContextDesc): DX7 and older number texture
+  // filters D3DTFG/D3DTFN/D3DTFP (STATES.md §3).
+  std::uint32_t interface_version = 3;
 
  private:
   std::array<DWORD, kRenderStateCount> rs_{};

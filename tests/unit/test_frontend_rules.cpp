@@ -75,8 +75,15 @@ Bytes concat(std::initializer_list<Bytes> parts) {
 // each call, so records are observed here; the two device-level steps (context, flip) are
 // tested through dp2::Device in test_frontend_rules.cpp.
 struct Fx {
+  // The front end alone: no GPU runs here, so every fence reads as completed.
+  struct NoFences final : dp2::memory::FenceSource {
+    dp2::memory::FenceId completed() const override { return ~dp2::memory::FenceId{0}; }
+    void wait(dp2::memory::FenceId) override {}
+  };
   dp2::DeviceDesc device_desc;
-  dp2::detail::SurfaceTable surfaces;
+  NoFences fences;
+  dp2::memory::VideoMemory memory{{dp2::memory::SegmentDesc{std::uint64_t{16} << 20, {}}}, fences};
+  dp2::detail::SurfaceTable surfaces{memory};
   std::unique_ptr<Context> context;
   dp2::Diagnostics diag;
   dp2::UnknownCommandCallback unknown;
@@ -102,7 +109,7 @@ struct Fx {
   HRESULT create_surface(DWORD h, const dp2::SurfaceDesc& sd) { return surfaces.create(h, sd); }
   std::span<std::byte> surface_bytes(DWORD h) {
     dp2::detail::Surface* s = surfaces.find(h);
-    return s ? std::span<std::byte>(s->bytes) : std::span<std::byte>{};
+    return s ? surfaces.bytes(*s) : std::span<std::byte>{};
   }
   DWORD draw_primitives2(D3DHAL_DRAWPRIMITIVES2DATA& d) {
     dp2::ddi::ExecutorEnv env{surfaces, *context, diag, unknown, device_desc};

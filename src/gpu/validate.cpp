@@ -1,0 +1,121 @@
+#include "gpu/validate.h"
+
+#include <cstring>
+#include <set>
+
+#include "ddi/reader.h"
+#include "state/pipeline_key.h"
+
+namespace dp2::gpu {
+namespace {
+
+using ddi::checked_add;
+using ddi::checked_mul;
+
+// Largest surface a SURFACE record may describe (the rasterizer's own limit).
+constexpr std::uint32_t kMaxDimension = 16384;
+constexpr std::uint32_t kMaxLevels = 16;
+constexpr std::uint32_t kTopologyCount = 6;
+
+std::uint64_t vertices_needed(std::uint32_t topology, std::uint64_t primitives) {
+  switch (topology) {
+    case DP2GPU_POINTLIST: return primitives;
+    case DP2GPU_LINELIST: return 2 * primitives;
+    case DP2GPU_LINESTRIP: return primitives + 1;
+    case DP2GPU_TRIANGLELIST: return 3 * primitives;
+    default: return primitives + 2;  // strips and fans
+  }
+}
+
+template <class T>
+T load(std::span<const std::byte> bytes, std::size_t at) {
+  T v;
+  std::memcpy(&v, bytes.data() + at, sizeof v);
+  return v;
+}
+
+bool surface_ok(const DP2GPU_SURFACE& s) {
+  if (s.address == 0 && s.width == 0) return true;  // "none"
+  return s.width > 0 && s.height > 0 && s.width <= kMaxDimension && s.height <= kMaxDimension && s.levels > 0 &&
+         s.levels <= kMaxLevels;
+}
+
+HRESULT check_set_state(std::span<const std::byte> p, std::size_t payload_at, std::set<std::size_t>& slots) {
+  if (p.size() < sizeof(DP2GPU_SET_STATE)) return D3DDDIERR_INVALIDUSERBUFFER;
+  const auto st = load<DP2GPU_SET_STATE>(p, 0);
+  if (st.key_size != sizeof(state::PipelineKey) || st.uniforms_size != sizeof(state::DrawUniforms) ||
+      (st.palette_mask >> 9) != 0 || (st.palette_alpha_mask & ~st.palette_mask) != 0)
+    return D3DDDIERR_INVALIDINSTRUCTION;
+  const std::size_t palettes = static_cast<std::size_t>(__builtin_popcount(st.palette_mask)) * 1024;
+  if (p.size() < sizeof(DP2GPU_SET_STATE) + st.key_size + st.uniforms_size + palettes) return D3DDDIERR_INVALIDUSERBUFFER;
+  const DP2GPU_SURFACE* all[2 + DP2GPU_MAX_TEXTURES] = {&st.color, &st.depth};
+  for (int i = 0; i < DP2GPU_MAX_TEXTURES; ++i) all[2 + i] = &st.textures[i];
+  for (int i = 0; i < 2 + DP2GPU_MAX_TEXTURES; ++i) {
+    if (!surface_ok(*all[i])) return D3DDDIERR_INVALIDINSTRUCTION;
+    slots.insert(payload_at + static_cast<std::size_t>(i) * sizeof(DP2GPU_SURFACE) + offsetof(DP2GPU_SURFACE, address));
+  }
+  return S_OK;
+}
+
+HRESULT check_draw(std::span<const std::byte> p) {
+  if (p.size() < sizeof(DP2GPU_DRAW)) return D3DDDIERR_INVALIDUSERBUFFER;
+  const auto d = load<DP2GPU_DRAW>(p, 0);
+  if (d.topology >= kTopologyCount || d.stride == 0) return D3DDDIERR_INVALIDINSTRUCTION;
+  std::size_t vertex_bytes = 0, index_bytes = 0, edge_bytes = 0, total = sizeof(DP2GPU_DRAW);
+  if (!checked_mul(d.vertex_count, d.stride, vertex_bytes) || !checked_mul(d.index_count, 4, index_bytes) ||
+      !checked_mul(d.edge_count, 4, edge_bytes) || !checked_add(total, vertex_bytes, total) ||
+      !checked_add(total, index_bytes, total) || !checked_add(total, edge_bytes, total) || total > p.size())
+    return D3DDDIERR_INVALIDUSERBUFFER;
+  // The primitives must fit the vertices (or indices) the command carries.
+  const std::uint64_t available = d.index_count ? d.index_count : d.vertex_count;
+  if (d.primitive_count > 0 && vertices_needed(d.topology, d.primitive_count) > available)
+    return D3DDDIERR_INVALIDINSTRUCTION;
+  for (std::uint32_t i = 0; i < d.index_count; ++i)
+    if (load<std::uint32_t>(p, sizeof(DP2GPU_DRAW) + vertex_bytes + 4 * std::size_t{i}) >= d.vertex_count)
+      return D3DDDIERR_INVALIDINSTRUCTION;
+  return S_OK;
+}
+
+HRESULT check_clear(std::span<const std::byte> p) {
+  if (p.size() < sizeof(DP2GPU_CLEAR)) return D3DDDIERR_INVALIDUSERBUFFER;
+  const auto c = load<DP2GPU_CLEAR>(p, 0);
+  std::size_t rects = 0;
+  if (!checked_mul(c.rect_count, sizeof(RECT), rects) || sizeof(DP2GPU_CLEAR) + rects > p.size())
+    return D3DDDIERR_INVALIDUSERBUFFER;
+  return S_OK;
+}
+
+}  // namespace
+
+HRESULT validate_submission(std::span<const std::byte> commands, std::span<const D3DDDI_ALLOCATIONLIST> allocations,
+                            std::span<const D3DDDI_PATCHLOCATIONLIST> patches,
+                            const std::function<bool(std::uint32_t)>& allocation_exists) {
+  std::set<std::size_t> slots;  // offsets of patchable SURFACE addresses
+  std::size_t at = 0;
+  while (at < commands.size()) {
+    if (commands.size() - at < sizeof(DP2GPU_HEADER)) return D3DDDIERR_INVALIDUSERBUFFER;
+    const auto h = load<DP2GPU_HEADER>(commands, at);
+    if (h.size < sizeof(DP2GPU_HEADER) || h.size % 8 != 0 || h.size > commands.size() - at)
+      return D3DDDIERR_INVALIDUSERBUFFER;
+    const auto payload = commands.subspan(at + sizeof h, h.size - sizeof h);
+    HRESULT hr = S_OK;
+    switch (h.op) {
+      case DP2GPU_OP_NOP: break;
+      case DP2GPU_OP_SET_STATE: hr = check_set_state(payload, at + sizeof h, slots); break;
+      case DP2GPU_OP_DRAW: hr = check_draw(payload); break;
+      case DP2GPU_OP_CLEAR: hr = check_clear(payload); break;
+      case DP2GPU_OP_FENCE: hr = payload.size() >= sizeof(DP2GPU_FENCE) ? S_OK : D3DDDIERR_INVALIDUSERBUFFER; break;
+      default: hr = D3DDDIERR_INVALIDINSTRUCTION; break;
+    }
+    if (hr != S_OK) return hr;
+    at += h.size;
+  }
+  for (const D3DDDI_ALLOCATIONLIST& a : allocations)
+    if (a.hAllocation != 0 && !allocation_exists(a.hAllocation)) return D3DDDIERR_INVALIDHANDLE;
+  for (const D3DDDI_PATCHLOCATIONLIST& p : patches) {
+    if (p.AllocationIndex >= allocations.size() || !slots.contains(p.PatchOffset)) return D3DDDIERR_INVALIDINSTRUCTION;
+  }
+  return S_OK;
+}
+
+}  // namespace dp2::gpu

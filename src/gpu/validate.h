@@ -1,0 +1,40 @@
+// Submission-time validation of a command buffer in the GPU command format, with its
+// allocation and patch location lists. Everything the worker later relies on is checked
+// here, so patching and execution cannot fail: every command's size and payload, every
+// index, every patch location (it must name the address of a surface record inside a
+// SET_STATE command), every allocation list entry.
+//
+// Thread: the submitting thread (Render, or the end of DrawPrimitives2).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <span>
+
+#include "dp2/gpu_commands.h"
+#include "dp2/wddm.h"
+
+namespace dp2::gpu {
+
+// `allocation_exists(handle)` tells whether an allocation handle is live.
+// Returns S_OK, D3DDDIERR_INVALIDUSERBUFFER (sizes: a command or list runs past its end),
+// D3DDDIERR_INVALIDINSTRUCTION (an unknown command or a payload that breaks its rules),
+// or D3DDDIERR_INVALIDHANDLE (an allocation list entry names no allocation).
+HRESULT validate_submission(std::span<const std::byte> commands, std::span<const D3DDDI_ALLOCATIONLIST> allocations,
+                            std::span<const D3DDDI_PATCHLOCATIONLIST> patches,
+                            const std::function<bool(std::uint32_t)>& allocation_exists);
+
+// Calls fn(op, payload) for each command of a buffer that validate_submission accepted.
+template <class Fn>
+void for_each_command(std::span<const std::byte> commands, Fn&& fn) {
+  std::size_t at = 0;
+  while (at + sizeof(DP2GPU_HEADER) <= commands.size()) {
+    DP2GPU_HEADER h;
+    std::memcpy(&h, commands.data() + at, sizeof h);
+    fn(h.op, commands.subspan(at + sizeof h, h.size - sizeof h));
+    at += h.size;
+  }
+}
+
+}  // namespace dp2::gpu
