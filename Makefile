@@ -3,7 +3,7 @@
 #   make demo   install what is missing, configure, build, run the main example
 #   make test   install what is missing, build, run every test (release, then ASan+UBSan)
 #
-# Other targets: make deps | build | asan | fuzz [FUZZ_SECONDS=60] | clean
+# Other targets: make deps | build | asan | tsan | fuzz [FUZZ_SECONDS=60] | clean
 
 SHELL := /bin/bash
 JOBS ?= 2
@@ -13,7 +13,7 @@ FUZZ_SECONDS ?= 60
 DEB_PACKAGES := cmake g++ make pkg-config libglm-dev libtbb-dev libstb-dev doctest-dev \
                 libcli11-dev clang-14 libclang-rt-14-dev mingw-w64-common mingw-w64-x86-64-dev
 
-.PHONY: all deps build asan demo test fuzz clean
+.PHONY: all deps build asan tsan demo test fuzz clean
 
 all: build
 
@@ -40,6 +40,12 @@ build: deps
 asan: deps
 	cmake --preset asan
 	cmake --build --preset asan -j $(JOBS)
+
+# The concurrency tests (names starting with "concurrency") under ThreadSanitizer.
+tsan: deps
+	cmake --preset tsan
+	cmake --build --preset tsan -j $(JOBS) --target dp2_tests
+	ctest --preset tsan
 
 demo: build
 	./build/release/examples/dp2demo

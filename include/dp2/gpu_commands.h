@@ -48,7 +48,8 @@ typedef struct DP2GPU_SURFACE {
 #define DP2GPU_MAX_TEXTURES 8
 
 /* SET_STATE payload: the targets, the stage textures, then `key_size` bytes of pipeline key
- * and `uniforms_size` bytes of draw uniforms (dp2's own layouts, checked by size), then one
+ * and `uniforms_size` bytes of draw uniforms (dp2's own layouts, checked by size; a size of
+ * 0 selects Direct3D's default state and carries no bytes), then one
  * 256-entry 0xAARRGGBB palette for every bit of `palette_mask` (bit i: texture i, bit 8: the
  * colour target), each 1024 bytes; padding to 8. */
 typedef struct DP2GPU_SET_STATE {

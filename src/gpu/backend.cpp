@@ -69,20 +69,24 @@ std::uint32_t resolve_surface(const DP2GPU_SURFACE& s, memory::VideoMemory& memo
 
 }  // namespace
 
-Backend::Backend(unsigned threads) : renderer_(std::make_unique<raster::Renderer>(threads)) {}
+Backend::Backend(unsigned threads) : renderer_(std::make_unique<raster::Renderer>(threads)) {
+  state::StateBlock defaults;
+  state::update_derived(defaults, default_key_, default_uniforms_);
+}
 
 void Backend::set_threads(unsigned threads) { renderer_ = std::make_unique<raster::Renderer>(threads); }
 
 void Backend::set_state(std::span<const std::byte> p, memory::VideoMemory& memory, BackendCounters& counters) {
   DP2GPU_SET_STATE st;
   std::memcpy(&st, p.data(), sizeof st);
-  state::PipelineKey k;
-  state::DrawUniforms u;
-  std::memcpy(&k, p.data() + sizeof st, sizeof k);
-  std::memcpy(&u, p.data() + sizeof st + sizeof k, sizeof u);
+  // A size of 0 selects Direct3D's default state (a fresh StateBlock's derivation).
+  state::PipelineKey k = default_key_;
+  state::DrawUniforms u = default_uniforms_;
+  if (st.key_size) std::memcpy(&k, p.data() + sizeof st, sizeof k);
+  if (st.uniforms_size) std::memcpy(&u, p.data() + sizeof st + st.key_size, sizeof u);
   // Palettes follow in slot order, one per bit of the mask.
   std::array<const std::uint32_t*, 9> palette{};
-  std::size_t at = sizeof st + sizeof k + sizeof u;
+  std::size_t at = sizeof st + st.key_size + st.uniforms_size;
   for (std::uint32_t slot = 0; slot < 9; ++slot)
     if (st.palette_mask & (1u << slot)) {
       std::memcpy(palettes_.emplace_back().data(), p.data() + at, 1024);

@@ -16,6 +16,7 @@
 
 #include "dp2raster/renderer.h"
 #include "memory/video_memory.h"
+#include "state/pipeline_key.h"
 
 namespace dp2::gpu {
 
@@ -41,6 +42,8 @@ class Backend {
   void draw(std::span<const std::byte> payload, BackendCounters& counters);
 
   std::unique_ptr<raster::Renderer> renderer_;
+  state::PipelineKey default_key_;  // SET_STATE with key_size / uniforms_size 0
+  state::DrawUniforms default_uniforms_;
   // Alive until the flush at the end of execute(): the renderer keeps pointers to them.
   std::deque<raster::DrawState> states_;
   std::deque<raster::TextureView> textures_;

@@ -43,7 +43,9 @@ bool surface_ok(const DP2GPU_SURFACE& s) {
 HRESULT check_set_state(std::span<const std::byte> p, std::size_t payload_at, std::set<std::size_t>& slots) {
   if (p.size() < sizeof(DP2GPU_SET_STATE)) return D3DDDIERR_INVALIDUSERBUFFER;
   const auto st = load<DP2GPU_SET_STATE>(p, 0);
-  if (st.key_size != sizeof(state::PipelineKey) || st.uniforms_size != sizeof(state::DrawUniforms) ||
+  // 0 = Direct3D's default state (for buffers written outside dp2's front end).
+  if ((st.key_size != 0 && st.key_size != sizeof(state::PipelineKey)) ||
+      (st.uniforms_size != 0 && st.uniforms_size != sizeof(state::DrawUniforms)) ||
       (st.palette_mask >> 9) != 0 || (st.palette_alpha_mask & ~st.palette_mask) != 0)
     return D3DDDIERR_INVALIDINSTRUCTION;
   const std::size_t palettes = static_cast<std::size_t>(__builtin_popcount(st.palette_mask)) * 1024;
