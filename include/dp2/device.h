@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dp2/ddi.h"
+#include "dp2/observer.h"
 #include "dp2/png.h"
 #include "dp2/wddm.h"
 
@@ -214,6 +215,9 @@ class Device {
   // Rendering threads for the tile-parallel back end: 0 = one per core, 1 = all work on the
   // calling thread. The image does not depend on it.
   void set_render_threads(unsigned threads);
+
+  // Attaches an observer (nullptr detaches). It must outlive its attachment.
+  void set_observer(DeviceObserver* observer);
 
   const DeviceDesc& desc() const noexcept;
   // A snapshot of the counters (the front end's and the GPU worker's).

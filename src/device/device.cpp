@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "ddi/executor.h"
+#include "ddi/fvf.h"
 #include "ddi/opcodes.h"
 #include "device/device_impl.h"
 #include "gpu/encoder.h"
@@ -35,6 +36,11 @@ void DeviceImpl::wait_for_surface(DWORD handle) {
     if (const Surface* s = surfaces.find(handle)) allocation = s->allocation;
   }
   if (const auto info = memory.info(allocation)) gpu.wait(std::max(info->last_read, info->last_write));
+}
+
+void DeviceImpl::observe_surfaces() {
+  if (!observer) return;
+  surfaces.for_each([&](DWORD handle, const Surface& s) { observer->surface_contents(handle, surfaces.bytes(s)); });
 }
 
 void DeviceImpl::submit_records(ULONG_PTR handle, Context& context) {
@@ -91,12 +97,16 @@ Device::~Device() = default;
 
 HRESULT Device::create_surface(DWORD handle, const SurfaceDesc& desc) {
   std::lock_guard lock(impl_->table);
-  return impl_->surfaces.create(handle, desc);
+  const HRESULT hr = impl_->surfaces.create(handle, desc);
+  if (hr == D3D_OK && impl_->observer) impl_->observer->surface_created(handle, desc);
+  return hr;
 }
 
 HRESULT Device::destroy_surface(DWORD handle) {
   std::lock_guard lock(impl_->table);
-  return impl_->surfaces.destroy(handle);
+  const HRESULT hr = impl_->surfaces.destroy(handle);
+  if (hr == D3D_OK && impl_->observer) impl_->observer->surface_destroyed(handle);
+  return hr;
 }
 
 std::span<std::byte> Device::surface_bytes(DWORD handle) {
@@ -159,6 +169,7 @@ HRESULT Device::create_context(const ContextDesc& desc, ULONG_PTR& out_handle) {
   buffers.patches.resize(detail::DeviceImpl::kDefaultPatchListSize);
   buffers.next_sequence = desc.free_threaded ? detail::DeviceImpl::kFreeThreadedSequenceStart : 1u;
   out_handle = handle;
+  if (impl_->observer) impl_->observer->context_created(handle, desc);
   return D3D_OK;
 }
 
@@ -167,6 +178,7 @@ HRESULT Device::destroy_context(ULONG_PTR handle) {
     std::lock_guard lock(impl_->table);
     if (!impl_->contexts.erase(handle)) return D3DHAL_CONTEXT_BAD;
     impl_->render_buffers.erase(handle);
+    if (impl_->observer) impl_->observer->context_destroyed(handle);
   }
   // Queued work of the context that has not started is cancelled; its fences still
   // complete, in order, so nobody waits forever.
@@ -181,6 +193,23 @@ void Device::set_unknown_command_callback(UnknownCommandCallback callback) {
 
 DWORD Device::DrawPrimitives2(D3DHAL_DRAWPRIMITIVES2DATA& data) {
   std::lock_guard lock(impl_->table);
+  if (impl_->observer) {
+    impl_->observe_surfaces();
+    // The call's own bytes: its command stream, and user-memory vertices it may read.
+    std::span<const std::byte> commands;
+    if (data.lpDDCommands <= 0xFFFFFFFFu)
+      if (const detail::Surface* s = impl_->surfaces.find(static_cast<DWORD>(data.lpDDCommands))) {
+        const std::span<const std::byte> all = impl_->surfaces.bytes(*s);
+        const std::size_t start = std::min<std::size_t>(data.dwCommandOffset, all.size());
+        commands = all.subspan(start, std::min<std::size_t>(data.dwCommandLength, all.size() - start));
+      }
+    std::span<const std::byte> user_vertices;
+    const std::uint64_t stride = data.dwVertexSize ? data.dwVertexSize : ddi::fvf_stride(data.dwVertexType);
+    const std::uint64_t user_bytes = std::uint64_t{data.dwVertexOffset} + std::uint64_t{data.dwVertexLength} * stride;
+    if ((data.dwFlags & D3DHALDP2_USERMEMVERTICES) && data.lpVertices && user_bytes <= (std::uint64_t{1} << 31))
+      user_vertices = {static_cast<const std::byte*>(data.lpVertices), static_cast<std::size_t>(user_bytes)};
+    impl_->observer->draw_primitives2(data, commands, user_vertices);
+  }
   // 1. "Ensure that the context handle ... is valid" (D3dDrawPrimitives2 page).
   const auto it = impl_->contexts.find(data.dwhContext);
   if (it == impl_->contexts.end()) {
@@ -210,6 +239,11 @@ DWORD Device::DrawPrimitives2(D3DHAL_DRAWPRIMITIVES2DATA& data) {
 }
 
 void Device::set_render_threads(unsigned threads) { impl_->gpu.set_render_threads(threads); }
+
+void Device::set_observer(DeviceObserver* observer) {
+  std::lock_guard lock(impl_->table);
+  impl_->observer = observer;
+}
 
 const DeviceDesc& Device::desc() const noexcept { return impl_->desc; }
 

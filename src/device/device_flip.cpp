@@ -35,6 +35,7 @@ HRESULT Device::create_flip_chain(std::span<const DWORD> surfaces, DWORD& chain)
   chain = impl_->next_flip_chain++;
   for (DWORD handle : surfaces) impl_->surfaces.find(handle)->flip_chain = chain;
   impl_->flip_chains[chain].surfaces.assign(surfaces.begin(), surfaces.end());
+  if (impl_->observer) impl_->observer->flip_chain_created(chain, surfaces);
   return S_OK;
 }
 
@@ -47,6 +48,7 @@ HRESULT Device::Flip(DWORD chain_id) {
     if (it->second.in_flip) return DDERR_WASSTILLDRAWING;
     it->second.in_flip = true;
     set_in_flip(*impl_, it->second, true);
+    if (impl_->observer) impl_->observer->flipped(chain_id);
   }
   gpu::Submission s;
   s.on_complete = [impl = impl_.get(), chain_id] {

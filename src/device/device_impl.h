@@ -78,6 +78,9 @@ class DeviceImpl {
   Diagnostics diagnostics;  // the front end's counters (under `table`)
   UnknownCommandCallback unknown_command;
   FrameCallback frame_callback;
+  DeviceObserver* observer = nullptr;
+  // Hands every surface's bytes to the observer (before a DrawPrimitives2 / Render).
+  void observe_surfaces();
   gpu::Gpu gpu;  // last: destroyed first, draining its queue
 };
 

@@ -86,6 +86,7 @@ HRESULT Device::Unlock(const D3DDDIARG_UNLOCK& args) {
   detail::Surface* s = impl_->surfaces.find(surface_handle(args.hResource));
   // "The resource ... was not locked by a previous call to the driver's Lock function."
   if (!s || s->locked == 0 || args.SubResourceIndex != 0) return E_INVALIDARG;
+  if (impl_->observer) impl_->observer->unlocked(surface_handle(args.hResource), impl_->memory.bytes(s->locked));
   impl_->memory.unlock(s->locked);
   s->locked = 0;
   return S_OK;
@@ -133,6 +134,7 @@ HRESULT Device::UnlockAsync(const D3DDDIARG_UNLOCKASYNC& args) {
   detail::Surface* s = impl_->surfaces.find(surface_handle(args.hResource));
   // "was not locked by a previous call to the driver's LockAsync function"
   if (!s || s->locked == 0 || args.SubResourceIndex != 0) return E_INVALIDARG;
+  if (impl_->observer) impl_->observer->unlocked(surface_handle(args.hResource), impl_->memory.bytes(s->locked));
   impl_->memory.unlock(s->locked);
   s->locked = 0;
   return S_OK;
@@ -149,6 +151,7 @@ HRESULT Device::Rename(const D3DDDIARG_RENAME& args) {
   impl_->memory.destroy(s->allocation);
   s->allocation = cookie;
   s->cookies.erase(cookie);
+  if (impl_->observer) impl_->observer->renamed(surface_handle(args.hResource));
   return S_OK;
 }
 

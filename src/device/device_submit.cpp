@@ -67,6 +67,11 @@ HRESULT Device::Render(D3DDDICB_RENDER& args) {
     p.PatchOffset -= args.CommandOffset;
   }
   const std::span<const D3DDDI_ALLOCATIONLIST> allocations(b.allocations.data(), args.NumAllocations);
+  if (impl_->observer) {
+    impl_->observe_surfaces();
+    impl_->observer->render(args, std::span<const std::byte>(b.commands.data(), args.CommandLength), allocations,
+                            std::span<const D3DDDI_PATCHLOCATIONLIST>(b.patches.data(), args.NumPatchLocations));
+  }
   const HRESULT valid = gpu::validate_submission(commands, allocations, patches,
                                                  [&](std::uint32_t a) { return impl_->memory.info(a).has_value(); });
   if (valid != S_OK) return valid;

@@ -48,6 +48,11 @@ class SurfaceTable {
   bool grow(DWORD handle, std::size_t new_size);
 
   memory::VideoMemory& memory() noexcept { return memory_; }
+  // Calls fn(handle, surface) for every surface, in handle order.
+  template <class Fn>
+  void for_each(Fn&& fn) const {
+    for (const auto& [handle, surface] : surfaces_) fn(handle, surface);
+  }
 
   // Largest surface dp2 creates: far above any D3D7–9 resource, small enough that every
   // offset inside fits a DWORD, as DP2 payload offsets are DWORDs.

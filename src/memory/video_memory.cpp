@@ -9,6 +9,7 @@
 #include "memory/video_memory.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -35,7 +36,12 @@ constexpr std::uint64_t align_up(std::uint64_t v) {
 }
 
 struct Segment {
-  std::unique_ptr<std::byte[]> owned;   // null for an external segment
+  // calloc: a large owned segment costs nothing until touched (the OS hands out zero
+  // pages lazily), so creating a Device with 256 MiB of video memory is cheap.
+  struct FreeDeleter {
+    void operator()(std::byte* p) const noexcept { std::free(p); }
+  };
+  std::unique_ptr<std::byte[], FreeDeleter> owned;  // null for an external segment
   std::span<std::byte> memory;          // the whole segment (owned or the embedder's)
   std::uint64_t usable = 0;             // memory.size() rounded down to kAllocationAlignment
   std::map<std::uint64_t, std::uint64_t> free_ranges;  // offset → size, sorted, coalesced
@@ -303,7 +309,8 @@ VideoMemory::VideoMemory(std::vector<SegmentDesc> segments, FenceSource& fences)
     } else if (d.size != 0) {
       if (d.size > kMaxSegmentSize || d.size > std::numeric_limits<std::size_t>::max())
         throw std::invalid_argument("dp2::memory: segment larger than the address space");
-      s.owned = std::make_unique<std::byte[]>(static_cast<std::size_t>(d.size));  // zero-filled
+      s.owned.reset(static_cast<std::byte*>(std::calloc(static_cast<std::size_t>(d.size), 1)));  // zero-filled
+      if (!s.owned) throw std::bad_alloc();
       s.memory = {s.owned.get(), static_cast<std::size_t>(d.size)};
     }
     if (s.memory.size() > kMaxSegmentSize)
