@@ -8,7 +8,12 @@
 
 namespace dp2::raster {
 
-void for_each_tile(unsigned threads, std::size_t count, void (*fn)(void*, std::size_t), void* context) {
+void for_each_tile(unsigned threads, const HostExecutor& host, std::size_t count, void (*fn)(void*, std::size_t),
+                   void* context) {
+  if (host.parallel_for && threads != 1 && count > 1) {
+    host.parallel_for(host.user, count, fn, context);
+    return;
+  }
   if (threads == 1 || count <= 1) {
     for (std::size_t i = 0; i < count; ++i) fn(context, i);
     return;

@@ -55,9 +55,10 @@ struct BinEntry {
 };
 
 struct Renderer::Scene {
-  explicit Scene(unsigned thread_count) : threads(thread_count) {}
+  Scene(unsigned thread_count, HostExecutor host_executor) : threads(thread_count), host(host_executor) {}
 
   unsigned threads;
+  HostExecutor host;
   bool generic_kernels = false;
   std::vector<ClearCommand> clears;
   std::vector<TrianglePrim> triangles;
@@ -79,8 +80,9 @@ struct TileCounters {
 };
 void rasterize_tile(const Renderer::Scene& scene, std::int32_t tx, std::int32_t ty, TileCounters& counters);
 
-// Runs fn(i) for i in [0, count), in parallel when threads != 1 (executor.cpp: the one
-// place that talks to TBB).
-void for_each_tile(unsigned threads, std::size_t count, void (*fn)(void*, std::size_t), void* context);
+// Runs fn(i) for i in [0, count): on the host's executor when it has one, else in parallel
+// through TBB when threads != 1 (executor.cpp: the one place that talks to TBB).
+void for_each_tile(unsigned threads, const HostExecutor& host, std::size_t count, void (*fn)(void*, std::size_t),
+                   void* context);
 
 }  // namespace dp2::raster

@@ -56,7 +56,7 @@ void Renderer::Scene::reset() {
   for (auto& b : bins) b.clear();
 }
 
-Renderer::Renderer(unsigned threads) : scene_(std::make_unique<Scene>(threads)) {}
+Renderer::Renderer(unsigned threads, HostExecutor host) : scene_(std::make_unique<Scene>(threads, host)) {}
 Renderer::~Renderer() = default;
 
 const RendererStats& Renderer::stats() const noexcept { return scene_->stats; }
@@ -257,7 +257,7 @@ void run_tile(void* ctx, std::size_t i) {
 void Renderer::flush() {
   Scene& scene = *scene_;
   FlushContext ctx{&scene, std::vector<TileCounters>(scene.bins.size())};
-  for_each_tile(scene.threads, scene.bins.size(), run_tile, &ctx);
+  for_each_tile(scene.threads, scene.host, scene.bins.size(), run_tile, &ctx);
   for (std::size_t i = 0; i < scene.bins.size(); ++i) {
     scene.stats.pixels_shaded += ctx.counters[i].pixels;
     if (!scene.bins[i].empty()) ++scene.stats.tiles_rasterized;

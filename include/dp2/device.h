@@ -57,6 +57,12 @@ struct DeviceDesc {
   std::span<std::byte> video_memory;
   // Threads the rasterizer uses per buffer (0 = one per core). Images do not depend on it.
   unsigned render_threads = 0;
+  // The host's thread pool (an emulator's own workers). When set, the rasterizer's tiles
+  // run through it instead of dp2's TBB arena: parallel_for(user, count, task, task_context)
+  // must call task(task_context, i) for every i in [0, count) and return when all have.
+  void* executor_user = nullptr;
+  void (*executor_parallel_for)(void* user, std::size_t count, void (*task)(void*, std::size_t),
+                                void* task_context) = nullptr;
 };
 
 // The command buffer and lists a context submits next through Render (the outputs of

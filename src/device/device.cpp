@@ -25,7 +25,11 @@ std::vector<memory::SegmentDesc> segments_for(const DeviceDesc& desc) {
 }  // namespace
 
 DeviceImpl::DeviceImpl(const DeviceDesc& device_desc)
-    : desc(device_desc), memory(segments_for(device_desc), fences), surfaces(memory), gpu(memory, device_desc.render_threads) {
+    : desc(device_desc),
+      memory(segments_for(device_desc), fences),
+      surfaces(memory),
+      gpu(memory, device_desc.render_threads,
+          raster::HostExecutor{device_desc.executor_user, device_desc.executor_parallel_for}) {
   fences.gpu = &gpu;
 }
 

@@ -69,12 +69,13 @@ std::uint32_t resolve_surface(const DP2GPU_SURFACE& s, memory::VideoMemory& memo
 
 }  // namespace
 
-Backend::Backend(unsigned threads) : renderer_(std::make_unique<raster::Renderer>(threads)) {
+Backend::Backend(unsigned threads, raster::HostExecutor host)
+    : host_(host), renderer_(std::make_unique<raster::Renderer>(threads, host)) {
   state::StateBlock defaults;
   state::update_derived(defaults, default_key_, default_uniforms_);
 }
 
-void Backend::set_threads(unsigned threads) { renderer_ = std::make_unique<raster::Renderer>(threads); }
+void Backend::set_threads(unsigned threads) { renderer_ = std::make_unique<raster::Renderer>(threads, host_); }
 
 void Backend::set_state(std::span<const std::byte> p, memory::VideoMemory& memory, BackendCounters& counters) {
   DP2GPU_SET_STATE st;

@@ -31,7 +31,7 @@ struct BackendCounters {
 
 class Backend {
  public:
-  explicit Backend(unsigned threads = 0);
+  explicit Backend(unsigned threads = 0, raster::HostExecutor host = {});
   void set_threads(unsigned threads);
   // Executes a buffer that validate_submission accepted and patching completed.
   void execute(std::span<const std::byte> commands, memory::VideoMemory& memory, BackendCounters& counters);
@@ -41,6 +41,7 @@ class Backend {
   void clear(std::span<const std::byte> payload);
   void draw(std::span<const std::byte> payload, BackendCounters& counters);
 
+  raster::HostExecutor host_;
   std::unique_ptr<raster::Renderer> renderer_;
   state::PipelineKey default_key_;  // SET_STATE with key_size / uniforms_size 0
   state::DrawUniforms default_uniforms_;

@@ -41,7 +41,7 @@ void patch(Submission& submission, const std::vector<memory::GpuAddress>& addres
 
 class Gpu final : public memory::FenceSource {
  public:
-  Gpu(memory::VideoMemory& memory, unsigned render_threads);
+  Gpu(memory::VideoMemory& memory, unsigned render_threads, raster::HostExecutor host = {});
   ~Gpu() override;
   Gpu(const Gpu&) = delete;
   Gpu& operator=(const Gpu&) = delete;

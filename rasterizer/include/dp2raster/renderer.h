@@ -8,6 +8,7 @@
 // on the executor's workers during flush().
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -32,10 +33,20 @@ struct ClearCommand {
   std::uint32_t depth_value = 0, stencil_value = 0;
 };
 
+// A host's thread pool, for embedders that own their threads (ARCHITECTURE.md: "threads
+// belong to the host"). parallel_for must call task(task_context, i) once for every i in
+// [0, count) — on any threads, in any order — and return when all calls have returned.
+struct HostExecutor {
+  void* user = nullptr;
+  void (*parallel_for)(void* user, std::size_t count, void (*task)(void* task_context, std::size_t index),
+                       void* task_context) = nullptr;
+};
+
 class Renderer {
  public:
-  // threads: 0 = the executor's default, 1 = run every tile on the calling thread.
-  explicit Renderer(unsigned threads = 0);
+  // threads: 0 = the executor's default, 1 = run every tile on the calling thread. A host
+  // executor (parallel_for set) replaces dp2's own (TBB) for the tiles.
+  explicit Renderer(unsigned threads = 0, HostExecutor host = {});
   ~Renderer();
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
