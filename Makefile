@@ -3,17 +3,17 @@
 #   make demo   install what is missing, configure, build, run the main example
 #   make test   install what is missing, build, run every test (release, then ASan+UBSan)
 #
-# Other targets: make deps | build | asan | tsan | fuzz [FUZZ_SECONDS=60] | clean
+# Other targets: make deps | build | asan | tsan | fuzz | fuzz-capture [FUZZ_SECONDS=60] | clean
 
 SHELL := /bin/bash
 JOBS ?= 2
 FUZZ_SECONDS ?= 60
 
 # Debian 12 packages dp2 builds and tests with.
-DEB_PACKAGES := cmake g++ make pkg-config libglm-dev libtbb-dev libstb-dev doctest-dev \
+DEB_PACKAGES := cmake g++ make pkg-config python3 libglm-dev libtbb-dev libstb-dev doctest-dev \
                 libcli11-dev clang-14 libclang-rt-14-dev mingw-w64-common mingw-w64-x86-64-dev
 
-.PHONY: all deps build asan tsan demo test fuzz clean
+.PHONY: all deps build asan tsan demo test fuzz fuzz-capture clean
 
 all: build
 
@@ -63,6 +63,15 @@ fuzz: deps
 	./build/fuzz/tests/fuzz/dp2_seed_corpus build/fuzz/corpus-seed
 	./build/fuzz/tests/fuzz/dp2_fuzz_dp2 -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 	  -print_final_stats=1 build/fuzz/corpus-run build/fuzz/corpus-seed
+
+# libFuzzer over the capture reader and replay, seeded with a capture the Python writer makes.
+fuzz-capture: deps
+	cmake --preset fuzz
+	cmake --build --preset fuzz -j $(JOBS) --target dp2_fuzz_capture
+	rm -rf build/fuzz/capture-run build/fuzz/capture-seed && mkdir -p build/fuzz/capture-run build/fuzz/capture-seed
+	python3 tests/capture/write_capture.py build/fuzz/capture-seed/triangle.dp2c
+	./build/fuzz/tests/fuzz/dp2_fuzz_capture -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
+	  build/fuzz/capture-run build/fuzz/capture-seed
 
 clean:
 	rm -rf build

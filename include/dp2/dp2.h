@@ -254,7 +254,13 @@ DP2_API dp2_result dp2_set_frame_callback(dp2_device* device, dp2_frame_fn fn, v
 DP2_API dp2_result dp2_write_png(dp2_device* device, DWORD surface, const char* path, int keep_alpha,
                                  ULONG_PTR context);
 
-/* Capture of everything the device is sent, to a file a replay tool can run. */
+/* Capture: records everything the device receives into a .dp2c file (dp2/capture.h,
+ * docs/capture-format.md) that dp2replay runs again. Start it right after
+ * dp2_device_create: surfaces created before it are unknown to the capture. One capture at
+ * a time per device: DP2_E_FAIL when one is running or the file cannot be written.
+ * dp2_capture_stop writes the end of the file and closes it: DP2_OK, DP2_S_FALSE when no
+ * capture was running, DP2_E_FAIL when a write failed at any point. dp2_device_destroy
+ * stops a running capture. */
 DP2_API dp2_result dp2_capture_start(dp2_device* device, const char* path);
 DP2_API dp2_result dp2_capture_stop(dp2_device* device);
 

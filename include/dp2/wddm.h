@@ -24,6 +24,12 @@ extern "C" {
 #  define DP2_ANONYMOUS
 #endif
 
+#if defined(__clang__)
+#  pragma clang diagnostic push
+#  pragma clang diagnostic ignored "-Wnested-anon-types"
+#  pragma clang diagnostic ignored "-Wgnu-anonymous-struct"
+#endif
+
 #ifndef DP2_HAVE_WIN32_TYPES
 typedef void* HANDLE;
 typedef uint64_t UINT64;
@@ -235,6 +241,10 @@ typedef struct _D3DDDIARG_RENAME {
 DP2_STATIC_ASSERT(sizeof(D3DDDI_ALLOCATIONLIST) == 8, "D3DDDI_ALLOCATIONLIST");
 DP2_STATIC_ASSERT(sizeof(D3DDDI_PATCHLOCATIONLIST) == 24, "D3DDDI_PATCHLOCATIONLIST");
 DP2_STATIC_ASSERT(sizeof(D3DDDICB_RENDER) == (sizeof(void*) == 8 ? 680 : 376), "D3DDDICB_RENDER layout");
+
+#if defined(__clang__)
+#  pragma clang diagnostic pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -9,9 +9,12 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <new>
+#include <stdexcept>
 #include <string>
 
+#include "dp2/capture.h"
 #include "dp2/device.h"
 
 struct dp2_device {
@@ -19,6 +22,10 @@ struct dp2_device {
   // Device is gone.
   dp2_executor executor{};
   std::unique_ptr<dp2::Device> device;
+  // Declared after `device`, so a capture still running is stopped (detached, END chunk
+  // written) before the Device goes.
+  std::mutex capture_mutex;
+  std::unique_ptr<dp2::CaptureRecorder> capture;
 };
 
 namespace {
@@ -30,6 +37,8 @@ dp2_result guarded(F&& f) noexcept {
     return f();
   } catch (const std::bad_alloc&) {
     return DP2_E_OUTOFMEMORY;
+  } catch (const std::invalid_argument&) {  // e.g. a video memory block the device cannot use
+    return DP2_E_INVALIDARG;
   } catch (...) {
     return DP2_E_FAIL;
   }
@@ -418,16 +427,27 @@ dp2_result dp2_write_png(dp2_device* device, DWORD surface, const char* path, in
   });
 }
 
-// TODO(capture): include/dp2/capture.h does not exist yet; wire these to its one-call
-// start / stop when it lands.
 dp2_result dp2_capture_start(dp2_device* device, const char* path) {
   if (!valid(device) || !path) return DP2_E_INVALIDARG;
-  return DP2_E_NOTIMPL;
+  return guarded([&] {
+    std::lock_guard lock(device->capture_mutex);
+    if (device->capture) return DP2_E_FAIL;  // one capture at a time
+    device->capture = dp2::start_capture(*device->device, path);
+    return device->capture ? DP2_OK : DP2_E_FAIL;
+  });
 }
 
 dp2_result dp2_capture_stop(dp2_device* device) {
   if (!valid(device)) return DP2_E_INVALIDARG;
-  return DP2_E_NOTIMPL;
+  return guarded([&] {
+    std::unique_ptr<dp2::CaptureRecorder> capture;
+    {
+      std::lock_guard lock(device->capture_mutex);
+      capture = std::move(device->capture);
+    }
+    if (!capture) return DP2_S_FALSE;
+    return capture->stop() ? DP2_OK : DP2_E_FAIL;
+  });
 }
 
 }  // extern "C"
