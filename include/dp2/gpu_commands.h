@@ -25,6 +25,7 @@ enum DP2GPU_OPCODE {
   DP2GPU_OP_DRAW = 2,      /* vertices (and indices, edge flags) inline */
   DP2GPU_OP_CLEAR = 3,     /* clear the current targets, rectangles inline */
   DP2GPU_OP_FENCE = 4,     /* the submission's fence id, written by patching */
+  DP2GPU_OP_SET_TRANSFORM_LIGHTING = 5, /* fixed-function TnL state for the untransformed DRAWs that follow */
   DP2GPU_OP_COUNT
 };
 
@@ -93,6 +94,14 @@ typedef struct DP2GPU_CLEAR {
   uint32_t rect_count;
   uint32_t reserved;
 } DP2GPU_CLEAR;
+
+/* SET_TRANSFORM_LIGHTING payload: dp2's vertex::TnlState (src/vertex/tnl_state.h; matrices,
+ * material, up to 8 enabled D3DLIGHT7s, 6 world-space user clip planes and their enable
+ * mask, the TnL render and texture-stage states, viewport and ZRANGE), then its
+ * `world_count` (1–256) D3DMATRIX world matrices; padding to 8. Validated by exact size.
+ * It stays in effect for the rest of the buffer; a DRAW whose FVF has an untransformed
+ * position (XYZ, XYZB1–5, XYZW) is transformed, lit and clipped with it, and is skipped
+ * (counted) when the buffer has none before it. */
 
 typedef struct DP2GPU_FENCE {
   uint64_t fence_id; /* written by patching */

@@ -12,6 +12,7 @@
 
 #include "ddi/executor.h"
 #include "ddi/fvf.h"
+#include "vertex/tnl_state.h"
 
 namespace dp2::ddi {
 namespace {
@@ -32,6 +33,13 @@ std::optional<Topology> topology_from_d3dpt(DWORD type) {
     case D3DPT_TRIANGLEFAN: return Topology::kTriangleFan;
     default: return std::nullopt;
   }
+}
+
+// A TnL device's untransformed draw carries the transform-and-lighting state it needs
+// (the back end reads nothing of the StateBlock).
+CommandResult snapshot_tnl(ExecutorEnv& env, gpu::DrawRecord& d) {
+  if (!env.device.transform_and_lighting || !vertex::is_untransformed(d.fvf)) return D3D_OK;
+  return env.context.commands.tnl_snapshot(env.context.state, d.fvf, d.tnl) ? D3D_OK : DDERR_OUTOFMEMORY;
 }
 
 }  // namespace
@@ -175,6 +183,7 @@ CommandResult PrimitiveRecorder::emit_block(const Command& cmd, const VertexWind
   if (!indices.empty() && !cb.append_u32(indices, d.indices)) return DDERR_OUTOFMEMORY;
   if (!edge_flags.empty() && !cb.append_u32(edge_flags, d.edge_flags)) return DDERR_OUTOFMEMORY;
   d.state = current_state();
+  if (CommandResult e = snapshot_tnl(env_, d); e != D3D_OK) return e;
   cb.add(d);
   ++env_.diagnostics.draws_recorded;
   if (window.fvf == 0) ++env_.diagnostics.commands_not_rendered[cmd.op];
@@ -199,6 +208,7 @@ CommandResult PrimitiveRecorder::emit_inline(const Command& cmd, Topology topolo
   if (!cb.append_bytes(vertices, d.vertices)) return DDERR_OUTOFMEMORY;
   if (!edge_flags.empty() && !cb.append_u32(edge_flags, d.edge_flags)) return DDERR_OUTOFMEMORY;
   d.state = current_state();
+  if (CommandResult e = snapshot_tnl(env_, d); e != D3D_OK) return e;
   cb.add(d);
   ++env_.diagnostics.draws_recorded;
   return D3D_OK;

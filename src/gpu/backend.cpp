@@ -274,8 +274,14 @@ void Backend::draw(std::span<const std::byte> p, BackendCounters& counters) {
   DP2GPU_DRAW d;
   std::memcpy(&d, p.data(), sizeof d);
   const std::size_t vertex_bytes = std::size_t{d.vertex_count} * d.stride;
-  if (!current_ || (current_->color.format == raster::Format::kUnknown && current_->depth.format == raster::Format::kUnknown) ||
-      !vertex::fetch_pretransformed(d.fvf, d.stride, p.subspan(sizeof d, vertex_bytes), d.vertex_count, vertices_)) {
+  const auto vertex_data = p.subspan(sizeof d, vertex_bytes);
+  const bool has_target =
+      current_ && (current_->color.format != raster::Format::kUnknown || current_->depth.format != raster::Format::kUnknown);
+  // Untransformed vertices go through transform, lighting and clipping with the buffer's
+  // SET_TRANSFORM_LIGHTING state; without one they are skipped like an unknown format.
+  const bool untransformed = vertex::is_untransformed(d.fvf);
+  if (!has_target || (untransformed && !tnl_.valid) ||
+      (!untransformed && !vertex::fetch_pretransformed(d.fvf, d.stride, vertex_data, d.vertex_count, vertices_))) {
     counters.draws_skipped.fetch_add(1, std::memory_order_relaxed);
     return;
   }
@@ -285,17 +291,54 @@ void Backend::draw(std::span<const std::byte> p, BackendCounters& counters) {
   if (d.edge_count)
     std::memcpy(edges_.data(), p.data() + sizeof d + vertex_bytes + std::size_t{d.index_count} * 4, std::size_t{d.edge_count} * 4);
   static_assert(DP2GPU_TRIANGLEFAN == static_cast<int>(raster::Topology::kTriangleFan));
-  renderer_->draw(*current_, static_cast<raster::Topology>(d.topology), d.primitive_count, vertices_, indices_, edges_);
+  const auto topology = static_cast<raster::Topology>(d.topology);
+  if (!untransformed) {
+    renderer_->draw(*current_, topology, d.primitive_count, vertices_, indices_, edges_);
+    return;
+  }
+  // TnL writes stage i's coordinates to set i, so the stages read set i.
+  if (tnl_.source != current_) {
+    raster::DrawState& remapped = states_.emplace_back(*current_);
+    remapped.texcoord_sets = 0;
+    for (std::uint32_t i = 0; i < remapped.stage_count; ++i) {
+      remapped.stages[i].texcoord_set = static_cast<std::uint8_t>(i);
+      remapped.texcoord_sets = static_cast<std::uint8_t>(remapped.texcoord_sets | (1u << i));
+    }
+    tnl_.source = current_;
+    tnl_.remapped = &remapped;
+  }
+  const raster::DrawState& ds = *tnl_.remapped;
+  if (tnl_.state.viewport_width == 0 || tnl_.state.viewport_height == 0) {
+    const bool color = ds.color.format != raster::Format::kUnknown;
+    tnl_.state.viewport_x = tnl_.state.viewport_y = 0;
+    tnl_.state.viewport_width = color ? ds.color.width : ds.depth.width;
+    tnl_.state.viewport_height = color ? ds.color.height : ds.depth.height;
+  }
+  const vertex::ScreenViewport vp = vertex::viewport_of(tnl_.state, 0, 0);
+  vertex::ProcessedDraw out;
+  if (!vertex::process(tnl_.state, tnl_.prepared, vp, d.fvf, d.stride, vertex_data, d.vertex_count, topology,
+                       d.primitive_count, indices_, ds.texcoord_sets, tnl_.scratch, vertices_, tnl_.indices, out)) {
+    counters.draws_skipped.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  if (out.primitive_count == 0) return;  // everything clipped away
+  renderer_->draw(ds, out.topology, out.primitive_count, vertices_, tnl_.indices,
+                  out.same_primitives ? std::span<const std::uint32_t>(edges_) : std::span<const std::uint32_t>());
 }
 
 void Backend::execute(std::span<const std::byte> commands, memory::VideoMemory& memory, BackendCounters& counters) {
   current_ = nullptr;
+  tnl_.reset();
   const std::uint64_t rejected_before = renderer_->stats().primitives_rejected;
   for_each_command(commands, [&](std::uint32_t op, std::span<const std::byte> payload) {
     switch (op) {
       case DP2GPU_OP_SET_STATE: set_state(payload, memory, counters); break;
       case DP2GPU_OP_DRAW: draw(payload, counters); break;
       case DP2GPU_OP_CLEAR: clear(payload); break;
+      case DP2GPU_OP_SET_TRANSFORM_LIGHTING:
+        tnl_.valid = vertex::decode_tnl_state(payload, tnl_.state, tnl_.worlds);
+        if (tnl_.valid) vertex::prepare(tnl_.state, tnl_.worlds, tnl_.prepared);
+        break;
       default: break;  // NOP, FENCE: nothing to draw
     }
   });
@@ -306,6 +349,7 @@ void Backend::execute(std::span<const std::byte> commands, memory::VideoMemory& 
   textures_.clear();
   palettes_.clear();
   current_ = nullptr;
+  tnl_.reset();
 }
 
 }  // namespace dp2::gpu

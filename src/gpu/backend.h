@@ -17,6 +17,7 @@
 #include "dp2raster/renderer.h"
 #include "memory/video_memory.h"
 #include "state/pipeline_key.h"
+#include "vertex/clip.h"
 
 namespace dp2::gpu {
 
@@ -52,6 +53,7 @@ class Backend {
   const raster::DrawState* current_ = nullptr;
   std::vector<raster::Vertex> vertices_;
   std::vector<std::uint32_t> indices_, edges_;
+  vertex::TnlWork tnl_;  // SET_TRANSFORM_LIGHTING state and scratch for untransformed draws
 };
 
 }  // namespace dp2::gpu

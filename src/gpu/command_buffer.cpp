@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "vertex/tnl_state.h"
+
 namespace dp2::gpu {
 
 bool CommandBuffer::append_bytes(std::span<const std::byte> bytes, ArenaRange& out) {
@@ -39,6 +41,22 @@ std::uint32_t CommandBuffer::snapshot(const state::StateBlock& state, const stat
   return static_cast<std::uint32_t>(states_.size() - 1);
 }
 
+bool CommandBuffer::tnl_snapshot(const state::StateBlock& state, DWORD fvf, std::uint32_t& index) {
+  vertex::encode_tnl_state(state, fvf, tnl_scratch_);
+  if (!tnl_states_.empty()) {
+    const auto last = bytes(tnl_states_.back());
+    if (last.size() == tnl_scratch_.size() && std::memcmp(last.data(), tnl_scratch_.data(), last.size()) == 0) {
+      index = static_cast<std::uint32_t>(tnl_states_.size() - 1);
+      return true;
+    }
+  }
+  ArenaRange range;
+  if (!append_bytes(tnl_scratch_, range)) return false;
+  tnl_states_.push_back(range);
+  index = static_cast<std::uint32_t>(tnl_states_.size() - 1);
+  return true;
+}
+
 std::vector<std::uint32_t> CommandBuffer::indices(const DrawRecord& d) const {
   std::vector<std::uint32_t> out(d.indices.size / sizeof(std::uint32_t));
   if (!out.empty()) std::memcpy(out.data(), data_.data() + d.indices.offset, d.indices.size);
@@ -49,12 +67,14 @@ void CommandBuffer::rollback(const Mark& m) {
   data_.resize(m.data);
   records_.resize(m.records);
   states_.resize(m.states);
+  tnl_states_.resize(m.tnl_states);
 }
 
 void CommandBuffer::reset() {
   data_.clear();
   records_.clear();
   states_.clear();
+  tnl_states_.clear();
 }
 
 }  // namespace dp2::gpu

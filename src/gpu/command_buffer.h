@@ -64,6 +64,7 @@ struct DrawRecord {
   std::uint32_t state = 0;          // index into states()
   std::uint32_t source_offset = 0;  // of the DP2 command in the caller's buffer
   std::uint8_t source_op = 0;
+  std::uint32_t tnl = UINT32_MAX;   // untransformed FVF: index into tnl_states(); else UINT32_MAX
 };
 
 struct ClearRecord {
@@ -100,6 +101,12 @@ class CommandBuffer {
   std::uint32_t snapshot(const state::StateBlock& state, const state::PipelineKey& key,
                          const state::DrawUniforms& uniforms, bool changed);
 
+  // The transform-and-lighting snapshot for an untransformed draw of `fvf` (an encoded
+  // vertex::TnlState, kept in the arena): a new one only when it differs from the last.
+  // False when the arena is full.
+  [[nodiscard]] bool tnl_snapshot(const state::StateBlock& state, DWORD fvf, std::uint32_t& index);
+  std::span<const std::byte> tnl_state(std::uint32_t index) const noexcept { return bytes(tnl_states_[index]); }
+
   void add(Record record) { records_.push_back(std::move(record)); }
 
   std::span<const Record> records() const noexcept { return records_; }
@@ -115,15 +122,17 @@ class CommandBuffer {
   // before each command and rolls back to the mark when the command fails, so the
   // runtime can resend from dwErrorOffset without drawing anything twice.
   struct Mark {
-    std::size_t data = 0, records = 0, states = 0;
+    std::size_t data = 0, records = 0, states = 0, tnl_states = 0;
   };
-  Mark mark() const noexcept { return {data_.size(), records_.size(), states_.size()}; }
+  Mark mark() const noexcept { return {data_.size(), records_.size(), states_.size(), tnl_states_.size()}; }
   void rollback(const Mark& m);
 
  private:
   std::vector<std::byte> data_;
   std::vector<Record> records_;
   std::vector<StateSnapshot> states_;
+  std::vector<ArenaRange> tnl_states_;
+  std::vector<std::byte> tnl_scratch_;
 };
 
 }  // namespace dp2::gpu

@@ -100,7 +100,7 @@ void encode_state(Writer& w, const StateSnapshot& snap) {
 
 void encode(const CommandBuffer& records, const SurfaceResolver& resolve, EncodedBuffer& out) {
   Writer w(out, resolve);
-  std::uint32_t current = UINT32_MAX;
+  std::uint32_t current = UINT32_MAX, current_tnl = UINT32_MAX;
   auto use_state = [&](std::uint32_t index) {
     if (index == current) return;
     encode_state(w, records.states()[index]);
@@ -109,6 +109,12 @@ void encode(const CommandBuffer& records, const SurfaceResolver& resolve, Encode
   for (const Record& r : records.records()) {
     if (const auto* d = std::get_if<DrawRecord>(&r)) {
       use_state(d->state);
+      // An untransformed draw: its TnL state, when it is not the one already in effect.
+      if (d->tnl != UINT32_MAX && d->tnl != current_tnl) {
+        const auto blob = records.tnl_state(d->tnl);
+        w.put(w.begin(DP2GPU_OP_SET_TRANSFORM_LIGHTING, blob.size()), blob.data(), blob.size());
+        current_tnl = d->tnl;
+      }
       const auto vertices = records.bytes(d->vertices), indices = records.bytes(d->indices),
                  edges = records.bytes(d->edge_flags);
       const std::size_t at = w.begin(DP2GPU_OP_DRAW, sizeof(DP2GPU_DRAW) + vertices.size() + indices.size() + edges.size());

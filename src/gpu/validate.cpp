@@ -5,6 +5,7 @@
 
 #include "ddi/reader.h"
 #include "state/pipeline_key.h"
+#include "vertex/tnl_state.h"
 
 namespace dp2::gpu {
 namespace {
@@ -87,6 +88,16 @@ HRESULT check_clear(std::span<const std::byte> p) {
   return S_OK;
 }
 
+// Exactly one TnlState and its world_count (1–256) matrices, padded to 8.
+HRESULT check_transform_lighting(std::span<const std::byte> p) {
+  if (p.size() < sizeof(vertex::TnlState)) return D3DDDIERR_INVALIDUSERBUFFER;
+  const auto t = load<vertex::TnlState>(p, 0);
+  if (t.world_count == 0 || t.world_count > vertex::kMaxWorldMatrices || t.light_count > vertex::kMaxActiveLights)
+    return D3DDDIERR_INVALIDINSTRUCTION;
+  const std::size_t expected = (vertex::tnl_encoded_size(t.world_count) + 7) & ~std::size_t{7};
+  return p.size() == expected ? S_OK : D3DDDIERR_INVALIDUSERBUFFER;
+}
+
 }  // namespace
 
 HRESULT validate_submission(std::span<const std::byte> commands, std::span<const D3DDDI_ALLOCATIONLIST> allocations,
@@ -106,6 +117,7 @@ HRESULT validate_submission(std::span<const std::byte> commands, std::span<const
       case DP2GPU_OP_SET_STATE: hr = check_set_state(payload, at + sizeof h, slots); break;
       case DP2GPU_OP_DRAW: hr = check_draw(payload); break;
       case DP2GPU_OP_CLEAR: hr = check_clear(payload); break;
+      case DP2GPU_OP_SET_TRANSFORM_LIGHTING: hr = check_transform_lighting(payload); break;
       case DP2GPU_OP_FENCE: hr = payload.size() >= sizeof(DP2GPU_FENCE) ? S_OK : D3DDDIERR_INVALIDUSERBUFFER; break;
       default: hr = D3DDDIERR_INVALIDINSTRUCTION; break;
     }
