@@ -3,17 +3,17 @@
 #   make demo   install what is missing, configure, build, run the main example
 #   make test   install what is missing, build, run every test (release, then ASan+UBSan)
 #
-# Other targets: make deps | build | asan | tsan | fuzz | fuzz-capture [FUZZ_SECONDS=60] | clean
+# Other targets: make deps | build | asan | tsan | bench [BENCH_ARGS=...] | fuzz | fuzz-capture [FUZZ_SECONDS=60] | clean
 
 SHELL := /bin/bash
 JOBS ?= 2
 FUZZ_SECONDS ?= 60
 
 # Debian 12 packages dp2 builds and tests with.
-DEB_PACKAGES := cmake g++ make pkg-config python3 libglm-dev libtbb-dev libstb-dev doctest-dev \
+DEB_PACKAGES := cmake g++ make pkg-config python3 libosmesa6-dev libglm-dev libtbb-dev libstb-dev doctest-dev \
                 libcli11-dev clang-14 libclang-rt-14-dev mingw-w64-common mingw-w64-x86-64-dev
 
-.PHONY: all deps build asan tsan demo test fuzz fuzz-capture clean
+.PHONY: all deps build asan tsan demo test bench fuzz fuzz-capture clean
 
 all: build
 
@@ -53,7 +53,12 @@ demo: build
 test: build asan
 	ctest --preset release -j $(JOBS)
 	ctest --preset asan -j $(JOBS)
-	./build/release/examples/dp2demo > /dev/null
+	./build/release/examples/dp2demo build/demo-check > /dev/null
+	./build/release/examples/dp2bench --workload demo --frames 1 > /dev/null
+
+# The speed workloads of dp2bench (W1–W5 and the demo) against llvmpipe, on all of them.
+bench: build
+	./build/release/examples/dp2bench $(BENCH_ARGS)
 
 # libFuzzer over DrawPrimitives2 under ASan+UBSan, seeded by the stream writer's corpus.
 fuzz: deps
