@@ -232,6 +232,19 @@ class Device {
   // For tests and tools that look at recorded state and draws (src/device/context.h).
   const detail::Context* inspect_context(ULONG_PTR handle) const noexcept;
 
+  // --- save states (docs/save-state.md) ---------------------------------------------------
+  // Waits for queued work, then writes the device's whole state — surfaces and their bytes,
+  // flip chains, contexts (state, state sets, Render buffers and RenderCBSequence), the
+  // handle counters — into `out`, a versioned blob. E_INVALIDARG (and `error`) while a
+  // surface is locked or has a LockAsync(Discard) instance not yet renamed.
+  HRESULT save_state(std::vector<std::byte>& out, std::string* error = nullptr) const;
+  // Rebuilds a saved state in a fresh device made with the same DeviceDesc (handles come
+  // back as they were); rendering then continues with the same bytes. E_INVALIDARG (and
+  // `error`: "offset N: reason") when the device already has surfaces, contexts or flip
+  // chains, or the blob is cut short, corrupt or of another major version; the device is
+  // left as it was. Callers take their pointers (command_buffers, Lock) anew afterwards.
+  HRESULT restore_state(std::span<const std::byte> blob, std::string* error = nullptr);
+
  private:
   std::unique_ptr<detail::DeviceImpl> impl_;
 };

@@ -264,6 +264,24 @@ DP2_API dp2_result dp2_write_png(dp2_device* device, DWORD surface, const char* 
 DP2_API dp2_result dp2_capture_start(dp2_device* device, const char* path);
 DP2_API dp2_result dp2_capture_stop(dp2_device* device);
 
+/* ---------------------------------------------------------------------------------------
+ * Save states (docs/save-state.md), for an emulator's save / load
+ * ------------------------------------------------------------------------------------- */
+/* Waits for queued work, then writes the device's whole state (surfaces and their bytes,
+ * flip chains, contexts, counters) as a versioned blob. Two calls: with buffer NULL it sets
+ * *out_size to the bytes needed and returns DP2_OK; with a buffer of capacity >= that it
+ * fills it and sets *out_size to the bytes written. A smaller capacity gives
+ * DP2_E_INVALIDARG with *out_size set to the bytes needed (the device drew since the size
+ * query: ask again). DP2_E_INVALIDARG too while a surface is locked or has a LockAsync
+ * (Discard) instance not yet renamed: a save state is taken with the device quiet. */
+DP2_API dp2_result dp2_save_state(dp2_device* device, void* buffer, size_t capacity, size_t* out_size);
+/* Rebuilds a saved state in a fresh device (no surfaces, contexts or flip chains yet) made
+ * with the same flags: surface, context and flip chain handles come back as they were.
+ * DP2_E_INVALIDARG for a device that is not fresh, or a blob that is cut short, corrupt or
+ * of another major version (the device is left as it was); DP2_E_OUTOFMEMORY. Take
+ * pointers (dp2_command_buffers_get, locks) anew afterwards. */
+DP2_API dp2_result dp2_restore_state(dp2_device* device, const void* blob, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

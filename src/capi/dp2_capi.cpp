@@ -7,12 +7,14 @@
 #include "dp2/dp2.h"
 
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "dp2/capture.h"
 #include "dp2/device.h"
@@ -447,6 +449,29 @@ dp2_result dp2_capture_stop(dp2_device* device) {
     }
     if (!capture) return DP2_S_FALSE;
     return capture->stop() ? DP2_OK : DP2_E_FAIL;
+  });
+}
+
+// --- save states ---------------------------------------------------------------------------
+
+dp2_result dp2_save_state(dp2_device* device, void* buffer, size_t capacity, size_t* out_size) {
+  if (!valid(device) || !out_size) return DP2_E_INVALIDARG;
+  return guarded([&] {
+    std::vector<std::byte> blob;
+    if (const HRESULT hr = device->device->save_state(blob); hr != S_OK) return static_cast<dp2_result>(hr);
+    *out_size = blob.size();
+    if (!buffer) return DP2_OK;
+    if (capacity < blob.size()) return DP2_E_INVALIDARG;
+    std::memcpy(buffer, blob.data(), blob.size());
+    return DP2_OK;
+  });
+}
+
+dp2_result dp2_restore_state(dp2_device* device, const void* blob, size_t size) {
+  if (!valid(device) || (!blob && size != 0)) return DP2_E_INVALIDARG;
+  return guarded([&] {
+    return static_cast<dp2_result>(
+        device->device->restore_state(std::span<const std::byte>(static_cast<const std::byte*>(blob), size)));
   });
 }
 
