@@ -81,15 +81,23 @@ HRESULT Device::Lock(D3DDDIARG_LOCK& args) {
   return S_OK;
 }
 
-HRESULT Device::Unlock(const D3DDDIARG_UNLOCK& args) {
-  std::lock_guard lock(impl_->table);
-  detail::Surface* s = impl_->surfaces.find(surface_handle(args.hResource));
-  // "The resource ... was not locked by a previous call to the driver's Lock function."
-  if (!s || s->locked == 0 || args.SubResourceIndex != 0) return E_INVALIDARG;
-  if (impl_->observer) impl_->observer->unlocked(surface_handle(args.hResource), impl_->memory.bytes(s->locked));
-  impl_->memory.unlock(s->locked);
+// Releases the lock Lock or LockAsync took; E_INVALIDARG when the surface "was not locked
+// by a previous call" (pfnUnlock / pfnUnlockAsync pages). The observer sees the bytes the
+// caller may have written.
+namespace {
+HRESULT release_lock(detail::DeviceImpl& impl, HANDLE resource, UINT sub_resource) {
+  std::lock_guard lock(impl.table);
+  detail::Surface* s = impl.surfaces.find(surface_handle(resource));
+  if (!s || s->locked == 0 || sub_resource != 0) return E_INVALIDARG;
+  if (impl.observer) impl.observer->unlocked(surface_handle(resource), impl.memory.bytes(s->locked));
+  impl.memory.unlock(s->locked);
   s->locked = 0;
   return S_OK;
+}
+}  // namespace
+
+HRESULT Device::Unlock(const D3DDDIARG_UNLOCK& args) {
+  return release_lock(*impl_, args.hResource, args.SubResourceIndex);
 }
 
 HRESULT Device::LockAsync(D3DDDIARG_LOCKASYNC& args) {
@@ -130,14 +138,7 @@ HRESULT Device::LockAsync(D3DDDIARG_LOCKASYNC& args) {
 }
 
 HRESULT Device::UnlockAsync(const D3DDDIARG_UNLOCKASYNC& args) {
-  std::lock_guard lock(impl_->table);
-  detail::Surface* s = impl_->surfaces.find(surface_handle(args.hResource));
-  // "was not locked by a previous call to the driver's LockAsync function"
-  if (!s || s->locked == 0 || args.SubResourceIndex != 0) return E_INVALIDARG;
-  if (impl_->observer) impl_->observer->unlocked(surface_handle(args.hResource), impl_->memory.bytes(s->locked));
-  impl_->memory.unlock(s->locked);
-  s->locked = 0;
-  return S_OK;
+  return release_lock(*impl_, args.hResource, args.SubResourceIndex);
 }
 
 HRESULT Device::Rename(const D3DDDIARG_RENAME& args) {
