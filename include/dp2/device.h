@@ -55,6 +55,9 @@ struct DeviceDesc {
   // Surfaces that do not fit stay in system memory until room frees up.
   std::uint64_t video_memory_size = std::uint64_t{256} << 20;
   std::span<std::byte> video_memory;
+  // Bytes surfaces may hold outside video memory (buffers, and surfaces that do not fit);
+  // 0 sets no limit. Creating past it fails with E_OUTOFMEMORY, as does a rename.
+  std::uint64_t system_memory_budget = 0;
   // Threads the rasterizer uses per buffer (0 = one per core). Images do not depend on it.
   unsigned render_threads = 0;
   // The host's thread pool (an emulator's own workers). When set, the rasterizer's tiles
@@ -170,7 +173,7 @@ class Device {
   // use — dp2 keeps drawing from the old one until Rename; NoOverwrite maps the current
   // instance (the caller does not touch bytes in use). May run on one thread while
   // DrawPrimitives2 runs on another. E_NOTIMPL without Discard or NoOverwrite;
-  // D3DDDIERR_WASSTILLDRAWING when a Discard finds no memory (nothing changes).
+  // E_OUTOFMEMORY when a Discard finds no memory for a fresh instance (nothing changes).
   HRESULT LockAsync(D3DDDIARG_LOCKASYNC& args);
   HRESULT UnlockAsync(const D3DDDIARG_UNLOCKASYNC& args);
   HRESULT Rename(const D3DDDIARG_RENAME& args);

@@ -31,6 +31,7 @@ DeviceImpl::DeviceImpl(const DeviceDesc& device_desc)
       gpu(memory, device_desc.render_threads,
           raster::HostExecutor{device_desc.executor_user, device_desc.executor_parallel_for}) {
   fences.gpu = &gpu;
+  memory.set_system_budget(device_desc.system_memory_budget);
 }
 
 void DeviceImpl::wait_for_surface(DWORD handle) {

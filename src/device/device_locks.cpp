@@ -119,10 +119,13 @@ HRESULT Device::LockAsync(D3DDDIARG_LOCKASYNC& args) {
   if (f.Discard) {
     // A fresh instance queued work does not use. "The driver should not update its
     // internal tracking structures with the new allocation handle ... Instead, the driver
-    // should wait until its Rename function is called." Renaming that finds no memory is
-    // the one case the page lets LockAsync answer WASSTILLDRAWING; nothing changes.
+    // should wait until its Rename function is called." When there is no memory for it,
+    // the call "could not allocate the required memory" (pfnLockAsync page): E_OUTOFMEMORY,
+    // and nothing changes — the tracked instance and its contents stay as they were. dp2
+    // never answers WASSTILLDRAWING here: the page allows it for a rename that failed, and
+    // with no memory to rename into, E_OUTOFMEMORY says more (docs/decisions.md).
     target = impl_->memory.create_like(s->allocation);
-    if (target == 0) return D3DDDIERR_WASSTILLDRAWING;
+    if (target == 0) return E_OUTOFMEMORY;
     s->cookies.insert(target);
     args.hCookie = reinterpret_cast<HANDLE>(static_cast<std::uintptr_t>(target));
   }

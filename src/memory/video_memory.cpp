@@ -77,6 +77,7 @@ struct VideoMemory::Impl {
   AllocationHandle next_handle = 1;
   std::uint64_t use_tick = 0;
   MemoryStats counters;  // evictions and restores; the rest is computed in stats()
+  std::uint64_t system_budget = 0;  // bytes of system-memory copies allowed; 0 = no limit
 
   explicit Impl(FenceSource& f) : fences(f) {}
 
@@ -152,8 +153,17 @@ struct VideoMemory::Impl {
     a.offset = 0;
   }
 
+  // Bytes held in system-memory copies now, and whether `more` fits the budget.
+  std::uint64_t system_bytes() const {
+    std::uint64_t total = 0;
+    for (const auto& [handle, a] : allocations) total += a.system.size();
+    return total;
+  }
+  bool system_fits(std::uint64_t more) const { return system_budget == 0 || system_bytes() + more <= system_budget; }
+
   // Resident → system memory. False (nothing changed) when the system copy cannot be had.
   bool evict_now(Allocation& a) {
+    if (!system_fits(a.desc.size)) return false;
     try {
       std::span<std::byte> src = segment_bytes(a);
       a.system.assign(src.begin(), src.end());
@@ -276,6 +286,7 @@ struct VideoMemory::Impl {
     a.last_use = ++use_tick;
     std::optional<std::pair<std::uint32_t, std::uint64_t>> room;
     if (!desc.cpu_only) room = make_room(align_up(desc.size), kNoHandle, completed, true);
+    if (!room && !system_fits(desc.size)) return kNoHandle;
     try {
       if (!room) a.system.resize(desc.size);  // value-initialised: zeroes
       allocations.emplace(h, std::move(a));
@@ -495,6 +506,11 @@ bool VideoMemory::busy(AllocationHandle handle) const {
   std::lock_guard guard(impl_->mutex);
   const Allocation* a = impl_->find(handle);
   return a && !a->idle(completed);
+}
+
+void VideoMemory::set_system_budget(std::uint64_t bytes) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->system_budget = bytes;
 }
 
 MemoryStats VideoMemory::stats() const {

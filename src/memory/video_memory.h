@@ -152,6 +152,10 @@ class VideoMemory {
   bool unlock(AllocationHandle handle);
   bool busy(AllocationHandle handle) const;
 
+  // Caps the bytes allocations may hold in system memory (evicted or unplaced ones); 0,
+  // the default, sets no limit. A create or evict that would pass it fails instead.
+  void set_system_budget(std::uint64_t bytes);
+
   MemoryStats stats() const;
   std::size_t segment_count() const;
 
