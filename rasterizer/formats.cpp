@@ -113,14 +113,14 @@ bool is_dxt(Format f) noexcept { return entry(f).info.block_bytes != 0; }
 
 // --- channel conversion ----------------------------------------------------------------
 
-float unorm(std::uint32_t raw, Channel c) noexcept {
+inline float unorm(std::uint32_t raw, Channel c) noexcept {
   if (c.bits == 0) return 0.0f;
   const std::uint32_t q = (raw >> c.shift) & c.max();
   return static_cast<float>(q) / static_cast<float>(c.max());
 }
 
 // q = floor(c × max + 0.5 + dither), c clamped to [0, 1] (NaN → 0), q clamped to [0, max].
-std::uint32_t quantize(float c, Channel ch_, float dither) noexcept {
+inline std::uint32_t quantize(float c, Channel ch_, float dither) noexcept {
   if (ch_.bits == 0) return 0;
   if (!(c > 0.0f)) c = 0.0f;  // also NaN
   if (c > 1.0f) c = 1.0f;
@@ -256,6 +256,8 @@ std::uint64_t format_level_size(Format f, std::uint32_t width, std::uint32_t hei
 
 std::uint32_t read_raw(const ImageView& image, std::uint32_t x, std::uint32_t y) noexcept {
   const FormatInfo& info = format_info(image.format);
+  // 32-bit pixels (ARGB8888, D24S8, ...) are the common case: a fixed-size load.
+  if (info.bits_per_pixel == 32) return load_le(pixel_address(image, x, y, 4), 4);
   if (info.block_bytes != 0) {
     const std::byte* block = pixel_address(image, x / 4, y / 4, info.block_bytes);
     return dxt_texel(image.format, block, (y % 4) * 4 + (x % 4));
@@ -267,12 +269,27 @@ std::uint32_t read_raw(const ImageView& image, std::uint32_t x, std::uint32_t y)
 
 void write_raw(const ImageView& image, std::uint32_t x, std::uint32_t y, std::uint32_t raw) noexcept {
   const FormatInfo& info = format_info(image.format);
+  if (info.bits_per_pixel == 32) return store_le(pixel_address(image, x, y, 4), 4, raw);  // as in read_raw
   const std::uint32_t bytes = info.bits_per_pixel / 8u;
   if (info.block_bytes != 0 || bytes == 0) return;
   store_le(pixel_address(image, x, y, bytes), bytes, raw);
 }
 
+namespace {
+
+// The common 8-bit-per-channel formats, decoded without the table walk. Same arithmetic
+// as unorm() (q / 255 as a float division), so the same bits.
+constexpr float kUnorm8Max = 255.0f;
+bool is_argb8888(Format f) noexcept { return f == Format::kA8R8G8B8 || f == Format::kX8R8G8B8; }
+float unorm8(std::uint32_t raw, int shift) noexcept {
+  return static_cast<float>((raw >> shift) & 0xFFu) / kUnorm8Max;
+}
+
+}  // namespace
+
 Color decode_raw(Format f, std::uint32_t raw) noexcept {
+  if (is_argb8888(f))
+    return {unorm8(raw, 16), unorm8(raw, 8), unorm8(raw, 0), f == Format::kA8R8G8B8 ? unorm8(raw, 24) : 1.0f};
   const Entry& e = entry(f);
   if (e.info.is_depth) {
     const Channel d = depth_channel(e.info);
@@ -296,6 +313,7 @@ Color decode_raw(Format f, std::uint32_t raw) noexcept {
 Color decode_texel(const TextureView& texture, std::uint32_t level, std::uint32_t x, std::uint32_t y) noexcept {
   ImageView image = texture.level[level];
   image.format = texture.format;
+  if (is_argb8888(image.format)) return decode_raw(image.format, load_le(pixel_address(image, x, y, 4), 4));
   const std::uint32_t raw = read_raw(image, x, y);
   if (texture.format == Format::kP8 && texture.palette != nullptr) {
     const std::uint32_t e = texture.palette[raw & 0xFFu];
@@ -307,6 +325,12 @@ Color decode_texel(const TextureView& texture, std::uint32_t level, std::uint32_
 }
 
 std::uint32_t encode_color(Format f, const Color& c, float dither) noexcept {
+  if (is_argb8888(f)) {
+    // The table path with the 8-bit channels spelt out (X8R8G8B8's x_mask is the alpha byte).
+    constexpr Channel kR = ch(16, 8), kG = ch(8, 8), kB = ch(0, 8), kA = ch(24, 8);
+    const std::uint32_t alpha = f == Format::kA8R8G8B8 ? put(c.a, kA, 0.0f) : 0xFF000000u;
+    return put(c.r, kR, dither) | put(c.g, kG, dither) | put(c.b, kB, dither) | alpha;
+  }
   const Entry& e = entry(f);
   if (e.info.is_depth) return depth_from_float(f, c.r) << depth_channel(e.info).shift;
   const Layout& l = e.layout;

@@ -150,6 +150,10 @@ Color color_from_argb(std::uint32_t argb) {
           static_cast<float>(argb & 0xFF) / 255.0f, static_cast<float>(argb >> 24) / 255.0f};
 }
 
+// Whether `op` reads ARG0 (D3DTA_ in D3DTSS_COLORARG0 / ALPHAARG0): only the DX9
+// three-argument ops do.
+bool reads_arg0(TextureOp op) { return op == TextureOp::kMultiplyAdd || op == TextureOp::kLerp; }
+
 // The cascade: current starts as the diffuse colour; each active stage samples its
 // texture, selects its arguments and writes CURRENT or TEMP (D3DTSS_RESULTARG).
 // Returns false when colour keying discards the pixel.
@@ -193,15 +197,23 @@ bool run_stages(const DrawState& s, const Fragment& f, Color& out) {
       bumped = true;
       continue;  // a bump stage perturbs the next stage; it does not change CURRENT
     }
-    const Color c0 = select_arg(st.color_arg[0], in), c1 = select_arg(st.color_arg[1], in),
-                c2 = select_arg(st.color_arg[2], in);
-    const Color a0 = select_arg(st.alpha_arg[0], in), a1 = select_arg(st.alpha_arg[1], in),
-                a2 = select_arg(st.alpha_arg[2], in);
+    // Selecting an argument has no side effects, so only the ones the op reads are
+    // selected: ARG0 belongs to the three-argument ops, and the alpha arguments are unread
+    // when the alpha op is DISABLE or DOTPRODUCT3 replaces alpha too.
+    const Color c0 = reads_arg0(st.color_op) ? select_arg(st.color_arg[0], in) : Color{};
+    const Color c1 = select_arg(st.color_arg[1], in), c2 = select_arg(st.color_arg[2], in);
     Color result = apply_color_op(st.color_op, c0, c1, c2, in);
     // An ALPHAOP of DISABLE passes the current alpha through (stage 0: the diffuse alpha).
     // DOTPRODUCT3 writes its result to every channel, alpha included (D3DTEXTUREOP page).
-    if (st.color_op != TextureOp::kDotProduct3)
-      result.a = st.alpha_op == TextureOp::kDisable ? in.current.a : apply_alpha_op(st.alpha_op, a0.a, a1.a, a2.a, in);
+    if (st.color_op != TextureOp::kDotProduct3) {
+      if (st.alpha_op == TextureOp::kDisable) {
+        result.a = in.current.a;
+      } else {
+        const float a0 = reads_arg0(st.alpha_op) ? select_arg(st.alpha_arg[0], in).a : 0.0f;
+        result.a = apply_alpha_op(st.alpha_op, a0, select_arg(st.alpha_arg[1], in).a,
+                                  select_arg(st.alpha_arg[2], in).a, in);
+      }
+    }
     if (st.result_arg == kArgTemp) in.temp = result;
     else in.current = result;
   }
@@ -210,6 +222,13 @@ bool run_stages(const DrawState& s, const Fragment& f, Color& out) {
 }
 
 }  // namespace
+
+std::uint8_t sampled_texcoord_sets(const DrawState& state) {
+  std::uint32_t sampled = 0;
+  for (std::uint32_t i = 0; i < state.stage_count; ++i)
+    if (state.stages[i].texture) sampled |= 1u << (state.stages[i].texcoord_set & 7u);
+  return static_cast<std::uint8_t>(state.texcoord_sets & sampled);
+}
 
 void quad_lods(const DrawState& state, const std::array<std::array<float, 4>, kMaxTextureCoordSets>* tex[3],
                std::array<float, kMaxTextureStages>& lod) {

@@ -31,6 +31,11 @@ using FragmentKernel = bool (*)(const DrawState& state, const Fragment& fragment
 FragmentKernel choose_fragment_kernel(const DrawState& state);
 bool shade_fragment(const DrawState& state, const Fragment& fragment);  // the generic kernel
 
+// The texture coordinate sets a pixel actually reads: state.texcoord_sets narrowed to the
+// stages that sample a texture (a stage without one reads D3DTA_TEXTURE as opaque white
+// and never looks at its coordinates). Only these are stored per triangle and interpolated.
+std::uint8_t sampled_texcoord_sets(const DrawState& state);
+
 // Level-of-detail for each stage of `state` from a quad's texture coordinates:
 // tex[p] are the coordinates of pixels (0,0), (1,0), (0,1) of the quad.
 void quad_lods(const DrawState& state, const std::array<std::array<float, 4>, kMaxTextureCoordSets>* tex[3],

@@ -8,6 +8,7 @@
 // snapped values are ≤ 2^28, deltas ≤ 2^29, products ≤ 2^58 < 2^63.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -22,14 +23,29 @@ inline constexpr std::int64_t kSubpixelOne = std::int64_t{1} << kSubpixelBits;
 inline constexpr float kGuardBand = 1048576.0f;  // 2^20 pixels either side of the origin
 inline constexpr std::int32_t kTileSize = 64;
 
+// The per-vertex inputs of attribute interpolation other than texture coordinates.
+struct VertexAttributes {
+  float z = 0, rhw = 1;
+  Color diffuse, specular;
+};
+inline VertexAttributes attributes_of(const Vertex& v) { return {v.z, v.rhw, v.diffuse, v.specular}; }
+
+// A triangle keeps only what the raster reads (a full Vertex is ~180 bytes, mostly eight
+// texture coordinate sets no stage may read): W4's million triangles must fit in memory.
 struct TrianglePrim {
   const DrawState* state = nullptr;
   FragmentKernel kernel = nullptr;
-  std::int64_t x[3] = {}, y[3] = {};  // snapped, oriented so the signed area is positive
+  // Snapped, oriented so the signed area is positive. |value| ≤ 2^28 (see above), so they
+  // are stored in 32 bits; edge arithmetic widens them to int64 first.
+  std::int32_t x[3] = {}, y[3] = {};
   std::int64_t area = 0;              // twice the area in subpixel² units, > 0
   bool back_facing = false;           // counter-clockwise on screen (for two-sided stencil)
-  Vertex v[3];                        // attributes, in the same (oriented) order
-  Color flat_diffuse, flat_specular;  // the provoking vertex's colours (FLAT)
+  // In the same (oriented) order. Orienting never moves the first vertex, so v[0] is the
+  // provoking vertex whose colours FLAT shading uses.
+  VertexAttributes v[3];
+  // Texture coordinates of the sets in state->texcoord_sets, in Scene::texcoords from
+  // index `texcoords`: for each such set in ascending order, vertex 0, 1, 2.
+  std::uint32_t texcoords = 0;
   Rect bounds;                        // pixels, clipped to the draw's clip rect
 };
 
@@ -62,6 +78,7 @@ struct Renderer::Scene {
   bool generic_kernels = false;
   std::vector<ClearCommand> clears;
   std::vector<TrianglePrim> triangles;
+  std::vector<std::array<float, 4>> texcoords;  // TrianglePrim::texcoords indexes this
   std::vector<LinePrim> lines;
   std::vector<PointPrim> points;
   // bins[ty * tiles_x + tx], each in submission order.

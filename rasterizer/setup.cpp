@@ -51,6 +51,7 @@ void Renderer::Scene::bin(const Rect& bounds, BinEntry entry) {
 void Renderer::Scene::reset() {
   clears.clear();
   triangles.clear();
+  texcoords.clear();
   lines.clear();
   points.clear();
   for (auto& b : bins) b.clear();
@@ -153,8 +154,6 @@ void add_triangle(Renderer::Scene& scene, const DrawState& state, FragmentKernel
     return;
   }
   t.back_facing = area < 0;
-  t.flat_diffuse = a.diffuse;  // FLAT takes the first vertex of the triangle
-  t.flat_specular = a.specular;
 
   if (state.fill != Fill::kSolid) {
     if (state.fill == Fill::kPoint) {
@@ -168,18 +167,24 @@ void add_triangle(Renderer::Scene& scene, const DrawState& state, FragmentKernel
     return;
   }
 
-  const int order[3] = {0, area > 0 ? 1 : 2, area > 0 ? 2 : 1};  // orient to positive area
+  // Orient to positive area. The first vertex stays first: FLAT takes its colours.
+  const int order[3] = {0, area > 0 ? 1 : 2, area > 0 ? 2 : 1};
   for (int i = 0; i < 3; ++i) {
-    t.x[i] = x[order[i]];
-    t.y[i] = y[order[i]];
-    t.v[i] = *in[order[i]];
+    t.x[i] = static_cast<std::int32_t>(x[order[i]]);  // |x| ≤ 2^28: usable() checked the guard band
+    t.y[i] = static_cast<std::int32_t>(y[order[i]]);
+    t.v[i] = attributes_of(*in[order[i]]);
   }
   t.area = area > 0 ? area : -area;
-  const std::int64_t xmin = std::min({t.x[0], t.x[1], t.x[2]}), xmax = std::max({t.x[0], t.x[1], t.x[2]});
-  const std::int64_t ymin = std::min({t.y[0], t.y[1], t.y[2]}), ymax = std::max({t.y[0], t.y[1], t.y[2]});
+  const std::int64_t xmin = std::min({x[0], x[1], x[2]}), xmax = std::max({x[0], x[1], x[2]});
+  const std::int64_t ymin = std::min({y[0], y[1], y[2]}), ymax = std::max({y[0], y[1], y[2]});
   const Rect r{ceil_pixel(xmin), ceil_pixel(ymin), floor_pixel(xmax) + 1, floor_pixel(ymax) + 1};
   t.bounds = intersect(r, state.clip);
   if (t.bounds.empty()) return;
+  t.texcoords = static_cast<std::uint32_t>(scene.texcoords.size());
+  const std::uint8_t sets = sampled_texcoord_sets(state);
+  for (std::size_t set = 0; set < kMaxTextureCoordSets; ++set)
+    if (sets & (1u << set))
+      for (int i = 0; i < 3; ++i) scene.texcoords.push_back(in[order[i]]->tex[set]);
   scene.triangles.push_back(t);
   ++scene.stats.triangles_binned;
   scene.bin(t.bounds, {BinEntry::Kind::kTriangle, static_cast<std::uint32_t>(scene.triangles.size() - 1)});
