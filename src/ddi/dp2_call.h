@@ -36,6 +36,11 @@ class Dp2Call {
   void record_into_state_set(const Command& cmd);
   void set_render_state(DWORD state, DWORD value);
   void not_rendered(const Command& cmd) { ++env_.diagnostics.commands_not_rendered[cmd.op]; }
+  // Transforms, lights, material and clip planes shape pixels only on a TnL device; on the
+  // pre-transformed device they are kept as state and reported as not rendered.
+  void vertex_state(const Command& cmd) {
+    if (!env_.device.transform_and_lighting) not_rendered(cmd);
+  }
   bool known_surface(DWORD handle) const { return handle == 0 || env_.surfaces.find(handle) != nullptr; }
   void count_bad_handle(DWORD handle) {
     if (!known_surface(handle)) ++env_.diagnostics.bad_handles;

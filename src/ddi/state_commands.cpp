@@ -63,7 +63,7 @@ CommandResult Dp2Call::state_command(const Command& cmd) {
       const auto recs = cmd.records<D3DHAL_DP2SETMATERIAL>();
       if (!recs.empty()) s.material = recs[recs.size() - 1];
       s.mark(state::kDirtyLighting);
-      not_rendered(cmd);
+      vertex_state(cmd);
       return D3D_OK;
     }
     case D3DDP2OP_CREATELIGHT: {
@@ -92,7 +92,7 @@ CommandResult Dp2Call::state_command(const Command& cmd) {
         }
       });
       s.mark(state::kDirtyLighting);
-      not_rendered(cmd);
+      vertex_state(cmd);
       return result;
     }
     case D3DDP2OP_SETTRANSFORM:
@@ -107,7 +107,7 @@ CommandResult Dp2Call::state_command(const Command& cmd) {
                                                               : state::multiply(r.matrix, s.transform_or_identity(type));
       }
       s.mark(state::kDirtyTransform);
-      not_rendered(cmd);
+      vertex_state(cmd);
       return D3D_OK;
     }
     case D3DDP2OP_SETCLIPPLANE: {
@@ -118,7 +118,7 @@ CommandResult Dp2Call::state_command(const Command& cmd) {
         std::memcpy(s.clip_planes[r.dwIndex].data(), r.plane, sizeof r.plane);
       }
       s.mark(state::kDirtyClipping);
-      not_rendered(cmd);
+      vertex_state(cmd);
       return D3D_OK;
     }
     case D3DDP2OP_SETRENDERTARGET: {

@@ -60,6 +60,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* input, std::size_t siz
 
   dp2::DeviceDesc device_desc;
   device_desc.transform_and_lighting = (h.mode & kTransformAndLighting) != 0;
+  // A small segment and one render thread per input: each run builds a fresh device, so
+  // keep it cheap to get more inputs through in the CI minute.
+  device_desc.video_memory_size = std::uint64_t{4} << 20;
+  device_desc.render_threads = 1;
   dp2::Device device(device_desc);
 
   dp2::SurfaceDesc rt;
