@@ -23,12 +23,31 @@ inline constexpr std::int64_t kSubpixelOne = std::int64_t{1} << kSubpixelBits;
 inline constexpr float kGuardBand = 1048576.0f;  // 2^20 pixels either side of the origin
 inline constexpr std::int32_t kTileSize = 64;
 
-// The per-vertex inputs of attribute interpolation other than texture coordinates.
+// The per-vertex inputs of attribute interpolation other than texture coordinates (lines
+// and points interpolate from these; triangles from planes).
 struct VertexAttributes {
   float z = 0, rhw = 1;
   Color diffuse, specular;
 };
 inline VertexAttributes attributes_of(const Vertex& v) { return {v.z, v.rhw, v.diffuse, v.specular}; }
+
+// An attribute as a plane over the triangle, relative to its reference pixel (ox, oy):
+//   value(x, y) = (ref + dx·fx) + dy·fy,   fx = float(x − ox), fy = float(y − oy),
+// evaluated in float in exactly that order (no FMA: -ffp-contract=off) by the scalar path
+// and by every SIMD kernel, so both give the same bits. The coefficients come from the
+// snapped vertex positions in double (setup.cpp) and are rounded to float once.
+struct Plane {
+  float ref = 0, dx = 0, dy = 0;
+  float at(float fx, float fy) const noexcept { return (ref + dx * fx) + dy * fy; }
+};
+
+// Which interpolation a triangle uses. Perspective-correct attributes are planes of a·rhw,
+// divided per pixel by the plane of rhw (w = 1 / q, value = plane · w). When the three rhw
+// are equal (every pre-transformed 2D draw) that quotient is the affine plane of a itself,
+// so the triangle stores that and skips the division; eye w is then the constant 1 / rhw.
+// A triangle with a non-positive or non-finite rhw has no meaningful perspective: affine,
+// w = 1.
+inline constexpr int kColorPlanes = 8;  // diffuse r, g, b, a, specular r, g, b, a
 
 // A triangle keeps only what the raster reads (a full Vertex is ~180 bytes, mostly eight
 // texture coordinate sets no stage may read): W4's million triangles must fit in memory.
@@ -40,11 +59,16 @@ struct TrianglePrim {
   std::int32_t x[3] = {}, y[3] = {};
   std::int64_t area = 0;              // twice the area in subpixel² units, > 0
   bool back_facing = false;           // counter-clockwise on screen (for two-sided stencil)
-  // In the same (oriented) order. Orienting never moves the first vertex, so v[0] is the
-  // provoking vertex whose colours FLAT shading uses.
-  VertexAttributes v[3];
-  // Texture coordinates of the sets in state->texcoord_sets, in Scene::texcoords from
-  // index `texcoords`: for each such set in ascending order, vertex 0, 1, 2.
+  bool perspective = false;           // planes hold a·rhw; divide by the q plane per pixel
+  // Colour channels that are constant (FLAT shading: the provoking vertex's diffuse and
+  // specular rgb, never multiplied by w). Bit i = colour plane i.
+  std::uint8_t flat_mask = 0;
+  float w = 1.0f;                     // eye w when !perspective
+  std::int32_t ox = 0, oy = 0;        // the planes' reference pixel
+  Plane z, q;                         // q: rhw (perspective only)
+  Plane color[kColorPlanes];
+  // u and v planes of the sets in sampled_texcoord_sets(*state), in Scene::texcoord_planes
+  // from index `texcoords`: for each such set in ascending order, u then v.
   std::uint32_t texcoords = 0;
   Rect bounds;                        // pixels, clipped to the draw's clip rect
 };
@@ -78,7 +102,7 @@ struct Renderer::Scene {
   bool generic_kernels = false;
   std::vector<ClearCommand> clears;
   std::vector<TrianglePrim> triangles;
-  std::vector<std::array<float, 4>> texcoords;  // TrianglePrim::texcoords indexes this
+  std::vector<Plane> texcoord_planes;  // TrianglePrim::texcoords indexes this
   std::vector<LinePrim> lines;
   std::vector<PointPrim> points;
   // bins[ty * tiles_x + tx], each in submission order.

@@ -51,7 +51,7 @@ void Renderer::Scene::bin(const Rect& bounds, BinEntry entry) {
 void Renderer::Scene::reset() {
   clears.clear();
   triangles.clear();
-  texcoords.clear();
+  texcoord_planes.clear();
   lines.clear();
   points.clear();
   for (auto& b : bins) b.clear();
@@ -127,6 +127,73 @@ void apply_wrap(const DrawState& state, Vertex& a, Vertex& b, Vertex& c) {
   }
 }
 
+// The plane through (X_i, Y_i, a_i) for the snapped positions of a set-up triangle, in
+// double, rounded to float once (scene.h: Plane). det is twice the area in pixels².
+class PlaneBuilder {
+ public:
+  explicit PlaneBuilder(const TrianglePrim& t) {
+    for (int i = 0; i < 3; ++i) {
+      px_[i] = static_cast<double>(t.x[i]) / static_cast<double>(kSubpixelOne);
+      py_[i] = static_cast<double>(t.y[i]) / static_cast<double>(kSubpixelOne);
+    }
+    inv_det_ = static_cast<double>(kSubpixelOne) * static_cast<double>(kSubpixelOne) / static_cast<double>(t.area);
+    ox_ = t.ox;
+    oy_ = t.oy;
+  }
+  Plane operator()(double a0, double a1, double a2) const noexcept {
+    const double ex1 = px_[1] - px_[0], ey1 = py_[1] - py_[0], ex2 = px_[2] - px_[0], ey2 = py_[2] - py_[0];
+    const double da1 = a1 - a0, da2 = a2 - a0;
+    const double dx = (da1 * ey2 - da2 * ey1) * inv_det_;
+    const double dy = (da2 * ex1 - da1 * ex2) * inv_det_;
+    const double ref = a0 + dx * (ox_ - px_[0]) + dy * (oy_ - py_[0]);
+    return {static_cast<float>(ref), static_cast<float>(dx), static_cast<float>(dy)};
+  }
+  static Plane constant(float a) noexcept { return {a, 0.0f, 0.0f}; }
+
+ private:
+  double px_[3], py_[3], inv_det_ = 0;
+  double ox_ = 0, oy_ = 0;
+};
+
+float channel(const Color& c, int i) noexcept { return i == 0 ? c.r : i == 1 ? c.g : i == 2 ? c.b : c.a; }
+
+// Interpolation planes of z, rhw, the colours and the sampled texture coordinates
+// (scene.h says how they are evaluated). `v` is in the triangle's oriented order.
+void set_up_planes(TrianglePrim& t, const DrawState& state, const Vertex* const (&v)[3], std::vector<Plane>& texcoord_planes) {
+  t.ox = t.bounds.left;
+  t.oy = t.bounds.top;
+  const PlaneBuilder plane(t);
+  const float r0 = v[0]->rhw, r1 = v[1]->rhw, r2 = v[2]->rhw;
+  const bool valid = std::isfinite(r0) && std::isfinite(r1) && std::isfinite(r2) && r0 > 0 && r1 > 0 && r2 > 0;
+  t.perspective = valid && !(r0 == r1 && r1 == r2);
+  t.w = valid && !t.perspective ? 1.0f / r0 : 1.0f;
+  t.z = plane(v[0]->z, v[1]->z, v[2]->z);
+  // An attribute's plane: of a·rhw when perspective-correct, of a itself otherwise.
+  const auto attribute = [&](float a0, float a1, float a2) {
+    if (!t.perspective) return plane(a0, a1, a2);
+    return plane(double{a0} * r0, double{a1} * r1, double{a2} * r2);
+  };
+  if (t.perspective) t.q = plane(r0, r1, r2);
+  const bool flat = state.shade == Shade::kFlat;
+  // FLAT shading takes the provoking vertex's diffuse and specular colour, but the fog
+  // factor in specular alpha stays interpolated.
+  t.flat_mask = flat ? 0x7F : 0;
+  for (int i = 0; i < kColorPlanes; ++i) {
+    const Color& c0 = i < 4 ? v[0]->diffuse : v[0]->specular;
+    const Color& c1 = i < 4 ? v[1]->diffuse : v[1]->specular;
+    const Color& c2 = i < 4 ? v[2]->diffuse : v[2]->specular;
+    const int k = i & 3;
+    t.color[i] = (t.flat_mask >> i) & 1u ? PlaneBuilder::constant(channel(c0, k))
+                                         : attribute(channel(c0, k), channel(c1, k), channel(c2, k));
+  }
+  t.texcoords = static_cast<std::uint32_t>(texcoord_planes.size());
+  const std::uint8_t sets = sampled_texcoord_sets(state);
+  for (std::size_t set = 0; set < kMaxTextureCoordSets; ++set)
+    if (sets & (1u << set))
+      for (std::size_t k = 0; k < 2; ++k)  // the sampler reads u and v only
+        texcoord_planes.push_back(attribute(v[0]->tex[set][k], v[1]->tex[set][k], v[2]->tex[set][k]));
+}
+
 // Edge visibility bits for wireframe: bit 0 = v0v1, bit 1 = v1v2, bit 2 = v2v0.
 void add_triangle(Renderer::Scene& scene, const DrawState& state, FragmentKernel kernel, const Vertex& a_in,
                   const Vertex& b_in, const Vertex& c_in, std::uint32_t edges) {
@@ -169,10 +236,11 @@ void add_triangle(Renderer::Scene& scene, const DrawState& state, FragmentKernel
 
   // Orient to positive area. The first vertex stays first: FLAT takes its colours.
   const int order[3] = {0, area > 0 ? 1 : 2, area > 0 ? 2 : 1};
+  const Vertex* v[3];
   for (int i = 0; i < 3; ++i) {
     t.x[i] = static_cast<std::int32_t>(x[order[i]]);  // |x| ≤ 2^28: usable() checked the guard band
     t.y[i] = static_cast<std::int32_t>(y[order[i]]);
-    t.v[i] = attributes_of(*in[order[i]]);
+    v[i] = in[order[i]];
   }
   t.area = area > 0 ? area : -area;
   const std::int64_t xmin = std::min({x[0], x[1], x[2]}), xmax = std::max({x[0], x[1], x[2]});
@@ -180,11 +248,7 @@ void add_triangle(Renderer::Scene& scene, const DrawState& state, FragmentKernel
   const Rect r{ceil_pixel(xmin), ceil_pixel(ymin), floor_pixel(xmax) + 1, floor_pixel(ymax) + 1};
   t.bounds = intersect(r, state.clip);
   if (t.bounds.empty()) return;
-  t.texcoords = static_cast<std::uint32_t>(scene.texcoords.size());
-  const std::uint8_t sets = sampled_texcoord_sets(state);
-  for (std::size_t set = 0; set < kMaxTextureCoordSets; ++set)
-    if (sets & (1u << set))
-      for (int i = 0; i < 3; ++i) scene.texcoords.push_back(in[order[i]]->tex[set]);
+  set_up_planes(t, state, v, scene.texcoord_planes);
   scene.triangles.push_back(t);
   ++scene.stats.triangles_binned;
   scene.bin(t.bounds, {BinEntry::Kind::kTriangle, static_cast<std::uint32_t>(scene.triangles.size() - 1)});

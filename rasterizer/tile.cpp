@@ -99,6 +99,36 @@ bool needs_lod(const DrawState& s) {
   return false;
 }
 
+// A triangle pixel's texture coordinates (u, v of the sampled sets; the others stay as f
+// holds them) from the planes (scene.h). `w` is the pixel's eye w when perspective.
+void texcoords_from_planes(Fragment& f, const TrianglePrim& t, const Plane* planes, std::uint8_t sets, float fx,
+                           float fy, float w) {
+  for (std::size_t s = 0; s < kMaxTextureCoordSets; ++s)
+    if (sets & (1u << s)) {
+      for (std::size_t c = 0; c < 2; ++c) {
+        const float a = planes[c].at(fx, fy);
+        f.tex[s][c] = t.perspective ? a * w : a;
+      }
+      planes += 2;
+    }
+}
+
+// A triangle pixel's eye w, z and colours from the planes.
+void attributes_from_planes(Fragment& f, const TrianglePrim& t, float fx, float fy, float w) {
+  f.z = t.z.at(fx, fy);
+  f.w = w;
+  float c[kColorPlanes];
+  for (int i = 0; i < kColorPlanes; ++i) {
+    const float a = t.color[i].at(fx, fy);
+    c[i] = t.perspective && !((t.flat_mask >> i) & 1u) ? a * w : a;
+  }
+  f.diffuse = {c[0], c[1], c[2], c[3]};
+  f.specular = {c[4], c[5], c[6], c[7]};
+}
+
+// Eye w at a pixel: 1 / q for a perspective triangle, the triangle's constant otherwise.
+float eye_w(const TrianglePrim& t, float fx, float fy) { return t.perspective ? 1.0f / t.q.at(fx, fy) : t.w; }
+
 void raster_triangle(const Renderer::Scene& scene, const TrianglePrim& t, const Rect& tile, TileCounters& counters) {
   const Rect r = intersect(t.bounds, tile);
   if (r.empty()) return;
@@ -122,11 +152,10 @@ void raster_triangle(const Renderer::Scene& scene, const TrianglePrim& t, const 
     const std::int64_t sx = std::int64_t{qx0} << kSubpixelBits, sy = std::int64_t{qy0} << kSubpixelBits;
     row[e] = dx * (sy - t.y[e]) - dy * (sx - t.x[e]);
   }
-  const double inv_area = 1.0 / static_cast<double>(t.area);
   const DrawState& s = *t.state;
   const bool lod_needed = needs_lod(s);
   const std::uint8_t sets = sampled_texcoord_sets(s);  // the layout setup stored them in
-  const std::array<float, 4>* tex = scene.texcoords.data() + t.texcoords;
+  const Plane* tex = scene.texcoord_planes.data() + t.texcoords;
   // Reused for every quad: each field the kernel reads is rewritten per pixel, and the
   // texture coordinate sets no stage samples stay zero.
   Fragment frag[4];
@@ -138,29 +167,26 @@ void raster_triangle(const Renderer::Scene& scene, const TrianglePrim& t, const 
     std::int64_t quad[3] = {row[0], row[1], row[2]};
     for (std::int32_t qx = qx0; qx < r.right; qx += 2, quad[0] += 2 * step_x[0], quad[1] += 2 * step_x[1],
                       quad[2] += 2 * step_x[2]) {
-      std::int64_t edge[4][3];  // per pixel of the quad, per edge
       bool covered[4];
       bool any = false;
       for (int i = 0; i < 4; ++i) {
         const std::int32_t px = qx + (i & 1), py = qy + (i >> 1);
-        for (int e = 0; e < 3; ++e) edge[i][e] = quad[e] + (i & 1) * step_x[e] + (i >> 1) * step_y[e];
-        covered[i] = edge[i][0] + bias[0] >= 0 && edge[i][1] + bias[1] >= 0 && edge[i][2] + bias[2] >= 0 &&
-                     px >= r.left && px < r.right && py >= r.top && py < r.bottom;
-        any = any || covered[i];
+        bool inside = px >= r.left && px < r.right && py >= r.top && py < r.bottom;
+        for (int e = 0; e < 3; ++e)
+          inside = inside && quad[e] + (i & 1) * step_x[e] + (i >> 1) * step_y[e] + bias[e] >= 0;
+        covered[i] = inside;
+        any = any || inside;
       }
       if (!any) continue;
       for (int i = 0; i < 4; ++i) {
         // Helper pixels (uncovered, 0–2) need only their texture coordinates, for the LOD.
         const bool helper = !covered[i] && lod_needed && i < 3;
         if (!covered[i] && !helper) continue;
-        // The weight of vertex i is the edge opposite it.
-        const double w0 = static_cast<double>(edge[i][1]) * inv_area;  // opposite vertex 0: edge v1→v2
-        const double w1 = static_cast<double>(edge[i][2]) * inv_area;  // opposite vertex 1: edge v2→v0
-        const double w2 = 1.0 - w0 - w1;
-        const PerspectiveWeights pw = perspective_weights(t.v, w0, w1, w2);
-        interpolate_texcoords(frag[i], pw, sets, tex);
+        const float fx = static_cast<float>(qx + (i & 1) - t.ox), fy = static_cast<float>(qy + (i >> 1) - t.oy);
+        const float w = eye_w(t, fx, fy);
+        texcoords_from_planes(frag[i], t, tex, sets, fx, fy, w);
         if (helper) continue;
-        interpolate_attributes(frag[i], t.v, w0, w1, w2, pw, t.v[0].diffuse, t.v[0].specular, s.shade);
+        attributes_from_planes(frag[i], t, fx, fy, w);
         frag[i].x = qx + (i & 1);
         frag[i].y = qy + (i >> 1);
       }
