@@ -10,11 +10,13 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "dp2raster/pipeline.h"
 #include "dp2raster/renderer.h"
 #include "pixel.h"
+#include "span.h"
 
 namespace dp2::raster {
 
@@ -54,6 +56,7 @@ inline constexpr int kColorPlanes = 8;  // diffuse r, g, b, a, specular r, g, b,
 struct TrianglePrim {
   const DrawState* state = nullptr;
   FragmentKernel kernel = nullptr;
+  const FastDraw* fast = nullptr;     // the SIMD block kernel's view of the state, or none
   // Snapped, oriented so the signed area is positive. |value| ≤ 2^28 (see above), so they
   // are stored in 32 bits; edge arithmetic widens them to int64 first.
   std::int32_t x[3] = {}, y[3] = {};
@@ -100,6 +103,13 @@ struct Renderer::Scene {
   unsigned threads;
   HostExecutor host;
   bool generic_kernels = false;
+  Isa isa = Isa::kAuto;
+  // The block kernels' view of each draw state seen since the last flush (span.h), and
+  // the last state looked up, since consecutive draws usually share one.
+  std::deque<FastDraw> fast_draws;
+  const DrawState* fast_state = nullptr;
+  const FastDraw* fast_draw = nullptr;
+  std::size_t fast_key = kKernelGeneric;
   std::vector<ClearCommand> clears;
   std::vector<TrianglePrim> triangles;
   std::vector<Plane> texcoord_planes;  // TrianglePrim::texcoords indexes this

@@ -52,6 +52,9 @@ void Renderer::Scene::reset() {
   clears.clear();
   triangles.clear();
   texcoord_planes.clear();
+  fast_draws.clear();
+  fast_state = nullptr;
+  fast_draw = nullptr;
   lines.clear();
   points.clear();
   for (auto& b : bins) b.clear();
@@ -61,7 +64,16 @@ Renderer::Renderer(unsigned threads, HostExecutor host) : scene_(std::make_uniqu
 Renderer::~Renderer() = default;
 
 const RendererStats& Renderer::stats() const noexcept { return scene_->stats; }
-void Renderer::set_generic_kernels(bool generic) noexcept { scene_->generic_kernels = generic; }
+// Both invalidate the per-state kernel lookup, so the next draw picks the new choice.
+void Renderer::set_generic_kernels(bool generic) noexcept {
+  scene_->generic_kernels = generic;
+  scene_->fast_state = nullptr;
+}
+void Renderer::set_isa(Isa isa) noexcept {
+  scene_->isa = isa;
+  scene_->fast_state = nullptr;
+}
+Isa Renderer::isa() const noexcept { return scene_->isa; }
 
 void Renderer::clear(const ClearCommand& clear) {
   if (clear.rect.empty() || clear.rect.left < 0 || clear.rect.top < 0) return;
@@ -195,8 +207,8 @@ void set_up_planes(TrianglePrim& t, const DrawState& state, const Vertex* const 
 }
 
 // Edge visibility bits for wireframe: bit 0 = v0v1, bit 1 = v1v2, bit 2 = v2v0.
-void add_triangle(Renderer::Scene& scene, const DrawState& state, FragmentKernel kernel, const Vertex& a_in,
-                  const Vertex& b_in, const Vertex& c_in, std::uint32_t edges) {
+void add_triangle(Renderer::Scene& scene, const DrawState& state, FragmentKernel kernel, const FastDraw* fast,
+                  std::size_t key, const Vertex& a_in, const Vertex& b_in, const Vertex& c_in, std::uint32_t edges) {
   Vertex a = a_in, b = b_in, c = c_in;
   apply_wrap(state, a, b, c);
   if (!usable(a) || !usable(b) || !usable(c)) {
@@ -206,6 +218,7 @@ void add_triangle(Renderer::Scene& scene, const DrawState& state, FragmentKernel
   TrianglePrim t;
   t.state = &state;
   t.kernel = kernel;
+  t.fast = fast;
   const Vertex* in[3] = {&a, &b, &c};
   std::int64_t x[3], y[3];
   for (int i = 0; i < 3; ++i) {
@@ -251,6 +264,7 @@ void add_triangle(Renderer::Scene& scene, const DrawState& state, FragmentKernel
   set_up_planes(t, state, v, scene.texcoord_planes);
   scene.triangles.push_back(t);
   ++scene.stats.triangles_binned;
+  ++scene.stats.kernel_triangles[key];
   scene.bin(t.bounds, {BinEntry::Kind::kTriangle, static_cast<std::uint32_t>(scene.triangles.size() - 1)});
 }
 
@@ -262,6 +276,16 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
   Scene& scene = *scene_;
   if (state.clip.empty()) return;
   const FragmentKernel kernel = scene.generic_kernels ? shade_fragment : choose_fragment_kernel(state);
+  // The SIMD block kernel for triangles, looked up once per draw state.
+  if (scene.fast_state != &state) {
+    FastDraw& fast = scene.fast_draws.emplace_back();
+    scene.fast_key = scene.generic_kernels ? kKernelGeneric : prepare_fast_draw(state, fast);
+    if (scene.fast_key != kKernelGeneric) fast.kernel = block_kernels(scene.isa)[scene.fast_key];
+    scene.fast_state = &state;
+    scene.fast_draw = scene.fast_key != kKernelGeneric ? &fast : nullptr;
+  }
+  const FastDraw* fast = scene.fast_draw;
+  const std::size_t key = scene.fast_key;
   // Vertex k of the primitive stream; the caller validated every index.
   auto vertex = [&](std::size_t k) -> const Vertex& { return vertices[indices.empty() ? k : indices[k]]; };
   const std::size_t n = primitive_count;
@@ -281,14 +305,14 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
     case Topology::kTriangleList:
       for (std::size_t i = 0; i < n; ++i) {
         const std::uint32_t edges = i < edge_flags.size() ? edge_flags[i] & 7u : 7u;
-        add_triangle(scene, state, kernel, vertex(3 * i), vertex(3 * i + 1), vertex(3 * i + 2), edges);
+        add_triangle(scene, state, kernel, fast, key, vertex(3 * i), vertex(3 * i + 1), vertex(3 * i + 2), edges);
       }
       break;
     case Topology::kTriangleStrip:
       // Odd triangles swap their last two vertices to keep the winding: (i, i+2, i+1).
       for (std::size_t i = 0; i < n; ++i) {
-        if (i % 2 == 0) add_triangle(scene, state, kernel, vertex(i), vertex(i + 1), vertex(i + 2), 7u);
-        else add_triangle(scene, state, kernel, vertex(i), vertex(i + 2), vertex(i + 1), 7u);
+        if (i % 2 == 0) add_triangle(scene, state, kernel, fast, key, vertex(i), vertex(i + 1), vertex(i + 2), 7u);
+        else add_triangle(scene, state, kernel, fast, key, vertex(i), vertex(i + 2), vertex(i + 1), 7u);
       }
       break;
     case Topology::kTriangleFan: {
@@ -304,7 +328,7 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
                   | ((i + 1 == n ? (f >> (n + 1)) & 1u : 0u) << 1)  // v[i+2]v[0]
                   | ((i == 0 ? f & 1u : 0u) << 2);               // v[0]v[i+1]
         }
-        add_triangle(scene, state, kernel, vertex(i + 1), vertex(i + 2), vertex(0), edges);
+        add_triangle(scene, state, kernel, fast, key, vertex(i + 1), vertex(i + 2), vertex(0), edges);
       }
       break;
     }

@@ -129,9 +129,98 @@ void attributes_from_planes(Fragment& f, const TrianglePrim& t, float fx, float 
 // Eye w at a pixel: 1 / q for a perspective triangle, the triangle's constant otherwise.
 float eye_w(const TrianglePrim& t, float fx, float fy) { return t.perspective ? 1.0f / t.q.at(fx, fy) : t.w; }
 
+// The three edge functions of a triangle at pixel centres, exact in int64 (scene.h bounds
+// the products): E_e(px, py) = dx·(py·256 − y_e) − dy·(px·256 − x_e) + bias_e, and a pixel
+// is covered when all three are ≥ 0. Edge e runs from vertex e to e + 1; with the
+// positive orientation the inside is where every edge function is ≥ 0. Top-left rule
+// (y down): an edge is "top" when it is horizontal and runs in +x, "left" when it runs in
+// −y; centres exactly on any other edge are outside (bias −1), so each centre on a shared
+// edge belongs to one triangle.
+struct Edges {
+  std::int64_t dx[3], dy[3], x0[3], y0[3], bias[3];
+  explicit Edges(const TrianglePrim& t) {
+    for (int e = 0; e < 3; ++e) {
+      const int b = (e + 1) % 3;
+      dx[e] = std::int64_t{t.x[b]} - t.x[e];
+      dy[e] = std::int64_t{t.y[b]} - t.y[e];
+      x0[e] = t.x[e];
+      y0[e] = t.y[e];
+      bias[e] = dy[e] < 0 || (dy[e] == 0 && dx[e] > 0) ? 0 : -1;
+    }
+  }
+  std::int64_t at(int e, std::int32_t px, std::int32_t py) const {
+    return dx[e] * ((std::int64_t{py} << kSubpixelBits) - y0[e]) - dy[e] * ((std::int64_t{px} << kSubpixelBits) - x0[e]) +
+           bias[e];
+  }
+  // Whether the pixel rectangle [x, x + w) × [y, y + h) is wholly inside (+1), wholly
+  // outside (−1) or cut by an edge (0): each edge function is linear, so its extremes over
+  // the rectangle sit at corners.
+  int classify(std::int32_t x, std::int32_t y, std::int32_t w, std::int32_t h) const {
+    bool inside = true;
+    for (int e = 0; e < 3; ++e) {
+      const std::int64_t c = at(e, x, y);
+      const std::int64_t sx = -dy[e] * kSubpixelOne * (w - 1), sy = dx[e] * kSubpixelOne * (h - 1);
+      const std::int64_t lo = c + std::min<std::int64_t>(0, sx) + std::min<std::int64_t>(0, sy);
+      const std::int64_t hi = c + std::max<std::int64_t>(0, sx) + std::max<std::int64_t>(0, sy);
+      if (hi < 0) return -1;
+      inside = inside && lo >= 0;
+    }
+    return inside ? 1 : 0;
+  }
+};
+
+// The SIMD path (span.h): coverage of 4×2 blocks by hierarchical descent — the tile's part
+// of the triangle, then 16×16 squares, then blocks, each wholly in, wholly out or split —
+// and one block-kernel call per row pair. Only split blocks test their pixels one by one.
+void raster_triangle_blocks(const Renderer::Scene& scene, const TrianglePrim& t, const Rect& r, const Rect& tile,
+                            TileCounters& counters) {
+  constexpr std::int32_t kBlockW = 4, kBlockH = 2, kSquare = 16;
+  constexpr std::int32_t kCols = kTileSize / kBlockW, kRows = kTileSize / kBlockH;
+  static_assert(kTileSize % kSquare == 0 && kSquare % kBlockW == 0 && kSquare % kBlockH == 0);
+  const Edges edges(t);
+  // Block (c, k) of the tile is at (tile.left + 4c, tile.top + 2k).
+  std::uint8_t masks[kRows][kCols] = {};
+  auto block_mask = [&](std::int32_t x, std::int32_t y, int cls) -> std::uint8_t {
+    int m = 0;
+    for (int i = 0; i < 8; ++i) {
+      const std::int32_t px = x + (i & 3), py = y + (i >> 2);
+      if (px < r.left || px >= r.right || py < r.top || py >= r.bottom) continue;
+      if (cls == 0 && (edges.at(0, px, py) < 0 || edges.at(1, px, py) < 0 || edges.at(2, px, py) < 0)) continue;
+      m |= 1 << i;
+    }
+    return static_cast<std::uint8_t>(m);
+  };
+  const bool whole_r = edges.classify(r.left, r.top, r.right - r.left, r.bottom - r.top) == 1;
+  for (std::int32_t sy = r.top & ~(kSquare - 1); sy < r.bottom; sy += kSquare)
+    for (std::int32_t sx = r.left & ~(kSquare - 1); sx < r.right; sx += kSquare) {
+      const Rect sq = intersect({sx, sy, sx + kSquare, sy + kSquare}, r);
+      const int sq_class = whole_r ? 1 : edges.classify(sq.left, sq.top, sq.right - sq.left, sq.bottom - sq.top);
+      if (sq_class < 0) continue;
+      for (std::int32_t y = sq.top & ~(kBlockH - 1); y < sq.bottom; y += kBlockH)
+        for (std::int32_t x = sq.left & ~(kBlockW - 1); x < sq.right; x += kBlockW) {
+          const bool interior = x >= r.left && x + kBlockW <= r.right && y >= r.top && y + kBlockH <= r.bottom;
+          int cls = sq_class;
+          if (cls == 0) cls = edges.classify(x, y, kBlockW, kBlockH);
+          if (cls < 0) continue;
+          masks[(y - tile.top) / kBlockH][(x - tile.left) / kBlockW] =
+              cls == 1 && interior ? 0xFF : block_mask(x, y, cls);
+        }
+    }
+  const Plane* tex = scene.texcoord_planes.data() + t.texcoords;
+  for (std::int32_t k = (r.top - tile.top) / kBlockH; k <= (r.bottom - 1 - tile.top) / kBlockH; ++k) {
+    std::int32_t first = (r.left - tile.left) / kBlockW, last = (r.right - 1 - tile.left) / kBlockW;
+    while (first <= last && masks[k][first] == 0) ++first;
+    while (last >= first && masks[k][last] == 0) --last;
+    if (first > last) continue;
+    t.fast->kernel(*t.fast, t, tex, tile.top + kBlockH * k, tile.left + kBlockW * first, &masks[k][first],
+                   last - first + 1, counters);
+  }
+}
+
 void raster_triangle(const Renderer::Scene& scene, const TrianglePrim& t, const Rect& tile, TileCounters& counters) {
   const Rect r = intersect(t.bounds, tile);
   if (r.empty()) return;
+  if (t.fast) return raster_triangle_blocks(scene, t, r, tile, counters);
   // Edge i runs from vertex i to vertex i+1; with the positive orientation the inside is
   // where every edge function is ≥ 0. Top-left rule (y down): an edge is "top" when it is
   // horizontal and runs in +x, "left" when it runs in −y; pixel centres exactly on any

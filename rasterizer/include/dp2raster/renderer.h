@@ -17,12 +17,25 @@
 
 namespace dp2::raster {
 
+// The instruction sets the SIMD triangle kernels are compiled for. Every one gives the
+// same bytes; kAuto picks the best the CPU runs.
+enum class Isa : std::uint8_t { kAuto, kScalar, kSse41, kAvx2 };
+Isa best_isa() noexcept;
+const char* isa_name(Isa isa) noexcept;
+
+// Kernel keys counted in RendererStats::kernel_triangles: the eight SIMD block-kernel
+// variants (bit 0 depth test, bit 1 texture stage, bit 2 blending), then the scalar
+// pipeline that takes every other state.
+inline constexpr std::size_t kKernelKeyCount = 9;
+const char* kernel_key_name(std::size_t key) noexcept;
+
 struct RendererStats {
   std::uint64_t triangles_binned = 0;
   std::uint64_t triangles_culled = 0;       // back-facing or zero area
   std::uint64_t primitives_rejected = 0;    // NaN / infinite / beyond the guard band
   std::uint64_t pixels_shaded = 0;
   std::uint64_t tiles_rasterized = 0;
+  std::uint64_t kernel_triangles[kKernelKeyCount] = {};  // triangles set up per kernel key
 };
 
 struct ClearCommand {
@@ -70,6 +83,11 @@ class Renderer {
   // in) instead of the one specialised for its state. Images must not change; tests
   // compare the two (STYLE.md §13, llvmpipe's dispatch_tri_debug).
   void set_generic_kernels(bool generic) noexcept;
+
+  // The instruction set of the SIMD kernels (kAuto by default); one the CPU cannot run
+  // falls back to the best it can. Takes effect at the next draw.
+  void set_isa(Isa isa) noexcept;
+  Isa isa() const noexcept;
 
   struct Scene;  // the rasterizer room's own (scene.h)
 

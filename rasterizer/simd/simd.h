@@ -1,0 +1,228 @@
+// dp2's own thin 8-wide SIMD types: F8 (eight floats), I8 (eight int32; also the masks,
+// all ones or all zeros per lane). One kernel source is compiled once per instruction set
+// (rasterizer/CMakeLists.txt); DP2_SIMD_TARGET picks the implementation below and
+// DP2_SIMD_NS the namespace, so the copies never meet at link time (each TU's inline
+// functions live in its own namespace: no ODR clash between an AVX2 and a scalar copy).
+//
+// Every operation has one meaning on every target, spelt out by the scalar version —
+// including the corners: min/max return the second operand when either is NaN (the SSE
+// rule), float→int truncation gives INT32_MIN when out of range (cvttps), and no
+// operation fuses a multiply with an add. So the three targets give the same bits
+// (tests force each and compare images).
+//
+// Include only from a kernel TU that defines DP2_SIMD_TARGET (0 scalar, 1 SSE4.1, 2 AVX2)
+// and DP2_SIMD_NS.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#if !defined(DP2_SIMD_TARGET) || !defined(DP2_SIMD_NS)
+#error "simd.h is included only from a per-ISA kernel source (see rasterizer/CMakeLists.txt)"
+#endif
+
+#if DP2_SIMD_TARGET == 2
+#include <immintrin.h>
+#elif DP2_SIMD_TARGET == 1
+#include <smmintrin.h>
+#endif
+
+namespace dp2::raster::DP2_SIMD_NS {
+
+inline constexpr int kLanes = 8;
+
+#if DP2_SIMD_TARGET == 0  // ------------------------------------------------------------ scalar
+
+struct F8 { float v[8]; };
+struct I8 { std::int32_t v[8]; };
+
+#define DP2_LANES for (int i = 0; i < 8; ++i)
+inline F8 splat(float x) { F8 r; DP2_LANES r.v[i] = x; return r; }
+inline I8 splat_i(std::int32_t x) { I8 r; DP2_LANES r.v[i] = x; return r; }
+inline F8 load(const float* p) { F8 r; std::memcpy(r.v, p, 32); return r; }
+inline I8 load_i(const void* p) { I8 r; std::memcpy(r.v, p, 32); return r; }
+inline void store(float* p, F8 a) { std::memcpy(p, a.v, 32); }
+inline void store_i(void* p, I8 a) { std::memcpy(p, a.v, 32); }
+inline F8 operator+(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] + b.v[i]; return r; }
+inline F8 operator-(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] - b.v[i]; return r; }
+inline F8 operator*(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] * b.v[i]; return r; }
+inline F8 operator/(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] / b.v[i]; return r; }
+inline F8 min(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] < b.v[i] ? a.v[i] : b.v[i]; return r; }
+inline F8 max(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] > b.v[i] ? a.v[i] : b.v[i]; return r; }
+inline F8 floor(F8 a) { F8 r; DP2_LANES r.v[i] = __builtin_floorf(a.v[i]); return r; }
+inline I8 cmp_lt(F8 a, F8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] < b.v[i] ? -1 : 0; return r; }
+inline I8 cmp_le(F8 a, F8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] <= b.v[i] ? -1 : 0; return r; }
+inline I8 cmp_gt(F8 a, F8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] > b.v[i] ? -1 : 0; return r; }
+inline I8 is_nan(F8 a) { I8 r; DP2_LANES r.v[i] = a.v[i] != a.v[i] ? -1 : 0; return r; }
+inline F8 to_float(I8 a) { F8 r; DP2_LANES r.v[i] = static_cast<float>(a.v[i]); return r; }
+inline I8 truncate(F8 a) {
+  I8 r;
+  DP2_LANES r.v[i] = a.v[i] > -2147483904.0f && a.v[i] < 2147483648.0f ? static_cast<std::int32_t>(a.v[i]) : INT32_MIN;
+  return r;
+}
+inline I8 operator+(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) + static_cast<std::uint32_t>(b.v[i])); return r; }
+inline I8 operator-(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) - static_cast<std::uint32_t>(b.v[i])); return r; }
+inline I8 mul_lo(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) * static_cast<std::uint32_t>(b.v[i])); return r; }
+inline I8 operator&(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] & b.v[i]; return r; }
+inline I8 operator|(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] | b.v[i]; return r; }
+inline I8 operator^(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] ^ b.v[i]; return r; }
+inline I8 andnot(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = ~a.v[i] & b.v[i]; return r; }  // ~a & b
+template <int N> I8 shl(I8 a) { I8 r; DP2_LANES r.v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) << N); return r; }
+template <int N> I8 shr(I8 a) { I8 r; DP2_LANES r.v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) >> N); return r; }
+inline I8 cmp_gt(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] > b.v[i] ? -1 : 0; return r; }
+inline I8 cmp_eq(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] == b.v[i] ? -1 : 0; return r; }
+inline I8 min(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] < b.v[i] ? a.v[i] : b.v[i]; return r; }
+inline I8 max(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] > b.v[i] ? a.v[i] : b.v[i]; return r; }
+// Lane i = m lane i ? a : b (m all ones or zero per lane).
+inline F8 select(I8 m, F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = m.v[i] ? a.v[i] : b.v[i]; return r; }
+inline I8 select(I8 m, I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = m.v[i] ? a.v[i] : b.v[i]; return r; }
+inline int bits(I8 m) { int r = 0; DP2_LANES r |= (m.v[i] < 0 ? 1 : 0) << i; return r; }
+// 32-bit loads from base + index·4 bytes.
+inline I8 gather(const std::uint32_t* base, I8 index) {
+  I8 r;
+  DP2_LANES r.v[i] = static_cast<std::int32_t>(base[index.v[i]]);
+  return r;
+}
+// floor(double(v)·m + 0.5) per lane, for v in [0, 1] and m < 2^31 (depth quantisation:
+// exact, since a float times a 24-bit integer fits a double's mantissa).
+inline I8 quantize_double(F8 v, double m) {
+  I8 r;
+  DP2_LANES r.v[i] = static_cast<std::int32_t>(__builtin_floor(static_cast<double>(v.v[i]) * m + 0.5));
+  return r;
+}
+#undef DP2_LANES
+
+#elif DP2_SIMD_TARGET == 1  // ------------------------------------------------------- SSE4.1
+
+struct F8 { __m128 lo, hi; };
+struct I8 { __m128i lo, hi; };
+
+#define DP2_F2(op) F8{op(a.lo, b.lo), op(a.hi, b.hi)}
+#define DP2_I2(op) I8{op(a.lo, b.lo), op(a.hi, b.hi)}
+inline F8 splat(float x) { return {_mm_set1_ps(x), _mm_set1_ps(x)}; }
+inline I8 splat_i(std::int32_t x) { return {_mm_set1_epi32(x), _mm_set1_epi32(x)}; }
+inline F8 load(const float* p) { return {_mm_loadu_ps(p), _mm_loadu_ps(p + 4)}; }
+inline I8 load_i(const void* p) {
+  const auto* q = static_cast<const __m128i*>(p);
+  return {_mm_loadu_si128(q), _mm_loadu_si128(q + 1)};
+}
+inline void store(float* p, F8 a) { _mm_storeu_ps(p, a.lo); _mm_storeu_ps(p + 4, a.hi); }
+inline void store_i(void* p, I8 a) {
+  auto* q = static_cast<__m128i*>(p);
+  _mm_storeu_si128(q, a.lo);
+  _mm_storeu_si128(q + 1, a.hi);
+}
+inline F8 operator+(F8 a, F8 b) { return DP2_F2(_mm_add_ps); }
+inline F8 operator-(F8 a, F8 b) { return DP2_F2(_mm_sub_ps); }
+inline F8 operator*(F8 a, F8 b) { return DP2_F2(_mm_mul_ps); }
+inline F8 operator/(F8 a, F8 b) { return DP2_F2(_mm_div_ps); }
+inline F8 min(F8 a, F8 b) { return DP2_F2(_mm_min_ps); }
+inline F8 max(F8 a, F8 b) { return DP2_F2(_mm_max_ps); }
+inline F8 floor(F8 a) { return {_mm_floor_ps(a.lo), _mm_floor_ps(a.hi)}; }
+inline I8 cmp_lt(F8 a, F8 b) { return {_mm_castps_si128(_mm_cmplt_ps(a.lo, b.lo)), _mm_castps_si128(_mm_cmplt_ps(a.hi, b.hi))}; }
+inline I8 cmp_le(F8 a, F8 b) { return {_mm_castps_si128(_mm_cmple_ps(a.lo, b.lo)), _mm_castps_si128(_mm_cmple_ps(a.hi, b.hi))}; }
+inline I8 cmp_gt(F8 a, F8 b) { return {_mm_castps_si128(_mm_cmpgt_ps(a.lo, b.lo)), _mm_castps_si128(_mm_cmpgt_ps(a.hi, b.hi))}; }
+inline I8 is_nan(F8 a) { return {_mm_castps_si128(_mm_cmpunord_ps(a.lo, a.lo)), _mm_castps_si128(_mm_cmpunord_ps(a.hi, a.hi))}; }
+inline F8 to_float(I8 a) { return {_mm_cvtepi32_ps(a.lo), _mm_cvtepi32_ps(a.hi)}; }
+inline I8 truncate(F8 a) { return {_mm_cvttps_epi32(a.lo), _mm_cvttps_epi32(a.hi)}; }
+inline I8 operator+(I8 a, I8 b) { return DP2_I2(_mm_add_epi32); }
+inline I8 operator-(I8 a, I8 b) { return DP2_I2(_mm_sub_epi32); }
+inline I8 mul_lo(I8 a, I8 b) { return DP2_I2(_mm_mullo_epi32); }
+inline I8 operator&(I8 a, I8 b) { return DP2_I2(_mm_and_si128); }
+inline I8 operator|(I8 a, I8 b) { return DP2_I2(_mm_or_si128); }
+inline I8 operator^(I8 a, I8 b) { return DP2_I2(_mm_xor_si128); }
+inline I8 andnot(I8 a, I8 b) { return DP2_I2(_mm_andnot_si128); }
+template <int N> I8 shl(I8 a) { return {_mm_slli_epi32(a.lo, N), _mm_slli_epi32(a.hi, N)}; }
+template <int N> I8 shr(I8 a) { return {_mm_srli_epi32(a.lo, N), _mm_srli_epi32(a.hi, N)}; }
+inline I8 cmp_gt(I8 a, I8 b) { return DP2_I2(_mm_cmpgt_epi32); }
+inline I8 cmp_eq(I8 a, I8 b) { return DP2_I2(_mm_cmpeq_epi32); }
+inline I8 min(I8 a, I8 b) { return DP2_I2(_mm_min_epi32); }
+inline I8 max(I8 a, I8 b) { return DP2_I2(_mm_max_epi32); }
+inline F8 select(I8 m, F8 a, F8 b) {
+  return {_mm_blendv_ps(b.lo, a.lo, _mm_castsi128_ps(m.lo)), _mm_blendv_ps(b.hi, a.hi, _mm_castsi128_ps(m.hi))};
+}
+inline I8 select(I8 m, I8 a, I8 b) { return {_mm_blendv_epi8(b.lo, a.lo, m.lo), _mm_blendv_epi8(b.hi, a.hi, m.hi)}; }
+inline int bits(I8 m) {
+  return _mm_movemask_ps(_mm_castsi128_ps(m.lo)) | (_mm_movemask_ps(_mm_castsi128_ps(m.hi)) << 4);
+}
+inline I8 gather(const std::uint32_t* base, I8 index) {
+  alignas(16) std::int32_t i[8], r[8];
+  store_i(i, index);
+  for (int k = 0; k < 8; ++k) r[k] = static_cast<std::int32_t>(base[i[k]]);
+  return load_i(r);
+}
+inline __m128i quantize_double4(__m128 v, __m128d m) {
+  const __m128d half = _mm_set1_pd(0.5);
+  const __m128d a = _mm_floor_pd(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(v), m), half));
+  const __m128d b = _mm_floor_pd(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(v, v)), m), half));
+  return _mm_unpacklo_epi64(_mm_cvttpd_epi32(a), _mm_cvttpd_epi32(b));
+}
+inline I8 quantize_double(F8 v, double m) {
+  const __m128d md = _mm_set1_pd(m);
+  return {quantize_double4(v.lo, md), quantize_double4(v.hi, md)};
+}
+#undef DP2_F2
+#undef DP2_I2
+
+#elif DP2_SIMD_TARGET == 2  // --------------------------------------------------------- AVX2
+
+struct F8 { __m256 v; };
+struct I8 { __m256i v; };
+
+inline F8 splat(float x) { return {_mm256_set1_ps(x)}; }
+inline I8 splat_i(std::int32_t x) { return {_mm256_set1_epi32(x)}; }
+inline F8 load(const float* p) { return {_mm256_loadu_ps(p)}; }
+inline I8 load_i(const void* p) { return {_mm256_loadu_si256(static_cast<const __m256i*>(p))}; }
+inline void store(float* p, F8 a) { _mm256_storeu_ps(p, a.v); }
+inline void store_i(void* p, I8 a) { _mm256_storeu_si256(static_cast<__m256i*>(p), a.v); }
+inline F8 operator+(F8 a, F8 b) { return {_mm256_add_ps(a.v, b.v)}; }
+inline F8 operator-(F8 a, F8 b) { return {_mm256_sub_ps(a.v, b.v)}; }
+inline F8 operator*(F8 a, F8 b) { return {_mm256_mul_ps(a.v, b.v)}; }
+inline F8 operator/(F8 a, F8 b) { return {_mm256_div_ps(a.v, b.v)}; }
+inline F8 min(F8 a, F8 b) { return {_mm256_min_ps(a.v, b.v)}; }
+inline F8 max(F8 a, F8 b) { return {_mm256_max_ps(a.v, b.v)}; }
+inline F8 floor(F8 a) { return {_mm256_floor_ps(a.v)}; }
+inline I8 cmp_lt(F8 a, F8 b) { return {_mm256_castps_si256(_mm256_cmp_ps(a.v, b.v, _CMP_LT_OQ))}; }
+inline I8 cmp_le(F8 a, F8 b) { return {_mm256_castps_si256(_mm256_cmp_ps(a.v, b.v, _CMP_LE_OQ))}; }
+inline I8 cmp_gt(F8 a, F8 b) { return {_mm256_castps_si256(_mm256_cmp_ps(a.v, b.v, _CMP_GT_OQ))}; }
+inline I8 is_nan(F8 a) { return {_mm256_castps_si256(_mm256_cmp_ps(a.v, a.v, _CMP_UNORD_Q))}; }
+inline F8 to_float(I8 a) { return {_mm256_cvtepi32_ps(a.v)}; }
+inline I8 truncate(F8 a) { return {_mm256_cvttps_epi32(a.v)}; }
+inline I8 operator+(I8 a, I8 b) { return {_mm256_add_epi32(a.v, b.v)}; }
+inline I8 operator-(I8 a, I8 b) { return {_mm256_sub_epi32(a.v, b.v)}; }
+inline I8 mul_lo(I8 a, I8 b) { return {_mm256_mullo_epi32(a.v, b.v)}; }
+inline I8 operator&(I8 a, I8 b) { return {_mm256_and_si256(a.v, b.v)}; }
+inline I8 operator|(I8 a, I8 b) { return {_mm256_or_si256(a.v, b.v)}; }
+inline I8 operator^(I8 a, I8 b) { return {_mm256_xor_si256(a.v, b.v)}; }
+inline I8 andnot(I8 a, I8 b) { return {_mm256_andnot_si256(a.v, b.v)}; }
+template <int N> I8 shl(I8 a) { return {_mm256_slli_epi32(a.v, N)}; }
+template <int N> I8 shr(I8 a) { return {_mm256_srli_epi32(a.v, N)}; }
+inline I8 cmp_gt(I8 a, I8 b) { return {_mm256_cmpgt_epi32(a.v, b.v)}; }
+inline I8 cmp_eq(I8 a, I8 b) { return {_mm256_cmpeq_epi32(a.v, b.v)}; }
+inline I8 min(I8 a, I8 b) { return {_mm256_min_epi32(a.v, b.v)}; }
+inline I8 max(I8 a, I8 b) { return {_mm256_max_epi32(a.v, b.v)}; }
+inline F8 select(I8 m, F8 a, F8 b) { return {_mm256_blendv_ps(b.v, a.v, _mm256_castsi256_ps(m.v))}; }
+inline I8 select(I8 m, I8 a, I8 b) { return {_mm256_blendv_epi8(b.v, a.v, m.v)}; }
+inline int bits(I8 m) { return _mm256_movemask_ps(_mm256_castsi256_ps(m.v)); }
+inline I8 gather(const std::uint32_t* base, I8 index) {
+  return {_mm256_i32gather_epi32(reinterpret_cast<const int*>(base), index.v, 4)};
+}
+inline I8 quantize_double(F8 v, double m) {
+  const __m256d md = _mm256_set1_pd(m), half = _mm256_set1_pd(0.5);
+  const __m256d a = _mm256_floor_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(v.v)), md), half));
+  const __m256d b =
+      _mm256_floor_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(v.v, 1)), md), half));
+  return {_mm256_set_m128i(_mm256_cvttpd_epi32(b), _mm256_cvttpd_epi32(a))};
+}
+
+#else
+#error "unknown DP2_SIMD_TARGET"
+#endif
+
+// Shared spellings built on the primitives above (the same on every target).
+inline I8 operator~(I8 a) { return a ^ splat_i(-1); }
+// clamp01(x) = x > 0 ? (x < 1 ? x : 1) : 0, NaN → 0 (combiner.h): max(x, 0) turns NaN into
+// its second operand, 0.
+inline F8 clamp01(F8 x) { return min(max(x, splat(0.0f)), splat(1.0f)); }
+
+}  // namespace dp2::raster::DP2_SIMD_NS

@@ -1,0 +1,196 @@
+// Choosing the block kernels (span.h): which draw states they cover, and which compiled
+// instruction set runs them. Called on the thread that calls Renderer::draw, once per
+// draw state.
+#include "span.h"
+
+#include <algorithm>
+
+#include "dp2raster/formats.h"
+#include "pixel.h"
+
+namespace dp2::raster {
+namespace {
+
+bool is_argb8888(Format f) { return f == Format::kA8R8G8B8 || f == Format::kX8R8G8B8; }
+
+// D3DTA selectors a block kernel reads at stage 0: no modifiers, CURRENT = DIFFUSE there.
+bool simple_arg(std::uint8_t arg) {
+  return arg == kArgDiffuse || arg == kArgCurrent || arg == kArgTexture || arg == kArgTFactor;
+}
+
+bool simple_op(TextureOp op) {
+  switch (op) {
+    case TextureOp::kSelectArg1: case TextureOp::kSelectArg2: case TextureOp::kModulate:
+    case TextureOp::kModulate2x: case TextureOp::kModulate4x: case TextureOp::kAdd:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Factors that are per channel without looking across channels or at both sides.
+bool simple_factor(Blend f) {
+  return f != Blend::kSrcAlphaSat && f != Blend::kBothSrcAlpha && f != Blend::kBothInvSrcAlpha;
+}
+
+bool power_of_two(std::uint32_t n) { return n != 0 && (n & (n - 1)) == 0; }
+
+// The first stage's texture, when the kernels can sample it: one level decides every
+// pixel (no mip filter and MAG = MIN, so no LOD is needed), 32-bit ARGB, no colour key,
+// WRAP on a power-of-two size or CLAMP.
+bool prepare_texture(const StageState& st, FastDraw& out) {
+  const TextureView* tex = st.texture;
+  if (tex == nullptr) return true;  // reads opaque white
+  const SamplerState& smp = st.sampler;
+  const bool mag_linear = smp.mag == Filter::kLinear || smp.mag == Filter::kAnisotropic;
+  const bool min_linear = smp.min == Filter::kLinear || smp.min == Filter::kAnisotropic;
+  if (mag_linear != min_linear || smp.mip != Filter::kNone || tex->levels == 0) return false;
+  if (smp.color_key && tex->has_color_key) return false;
+  const std::uint32_t level = std::min(smp.max_mip_level, std::min(tex->levels, kMaxMipLevels) - 1);
+  const ImageView& img = tex->level[level];
+  if (!is_argb8888(tex->format) || img.data == nullptr || img.width == 0 || img.height == 0 || img.pitch % 4 != 0)
+    return false;
+  // Texel indices are int32 in the kernels.
+  if (img.width > (1u << 15) || img.height > (1u << 15) || img.pitch / 4 > (1u << 16)) return false;
+  auto mode = [&](Address a, std::uint32_t n, bool& wrap) {
+    if (a == Address::kClamp) return !(wrap = false);
+    if (a == Address::kWrap && power_of_two(n)) return (wrap = true);
+    return false;
+  };
+  if (!mode(smp.address_u, img.width, out.wrap_u) || !mode(smp.address_v, img.height, out.wrap_v)) return false;
+  out.texels = reinterpret_cast<const std::uint32_t*>(img.data);
+  out.texel_pitch = img.pitch / 4;
+  out.tex_width = static_cast<std::int32_t>(img.width);
+  out.tex_height = static_cast<std::int32_t>(img.height);
+  out.tex_alpha = tex->format == Format::kA8R8G8B8;
+  out.tex_linear = mag_linear;
+  return true;
+}
+
+}  // namespace
+
+#if !DP2_HAVE_SSE41
+const BlockKernelTable* block_kernels_sse41() { return nullptr; }
+#endif
+#if !DP2_HAVE_AVX2
+const BlockKernelTable* block_kernels_avx2() { return nullptr; }
+#endif
+
+std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
+  out = FastDraw{};
+  // Triangles only reach the kernels (setup.cpp); these are the pipeline features the
+  // kernels implement. Everything else stays on the scalar pipeline.
+  if (!is_argb8888(s.color.format) || s.color.pitch % 4 != 0) return kKernelGeneric;
+  if (s.fill != Fill::kSolid || s.specular || s.fog || s.alpha_test || s.color_key_kill) return kKernelGeneric;
+  // D3DRS_DITHERENABLE changes nothing here: 8-bit channels never dither (pixel.cpp: dithers()).
+  out.color = s.color.data;
+  out.color_pitch = s.color.pitch;
+  out.color_alpha = s.color.format == Format::kA8R8G8B8;
+  out.write_keep = 0;
+  if (s.color_write_mask & 1) out.write_keep |= 0x00FF0000u;
+  if (s.color_write_mask & 2) out.write_keep |= 0x0000FF00u;
+  if (s.color_write_mask & 4) out.write_keep |= 0x000000FFu;
+  if (s.color_write_mask & 8) out.write_keep |= 0xFF000000u;
+  out.width = static_cast<std::int32_t>(s.color.width);
+  out.height = static_cast<std::int32_t>(s.color.height);
+
+  const bool has_depth = s.depth.format != Format::kUnknown;
+  if (has_depth && s.stencil) return kKernelGeneric;
+  const bool depth = has_depth && s.depth_mode != DepthMode::kOff;
+  if (depth) {
+    const Format f = s.depth.format;
+    if (s.depth_mode != DepthMode::kZ || (f != Format::kD24S8 && f != Format::kD24X8 && f != Format::kD24X4S4))
+      return kKernelGeneric;
+    // Every pixel a triangle may cover must have a depth value (the scalar path skips the
+    // test outside a smaller depth surface).
+    if (s.depth.pitch % 4 != 0 || s.depth.width < static_cast<std::uint32_t>(s.clip.right) ||
+        s.depth.height < static_cast<std::uint32_t>(s.clip.bottom))
+      return kKernelGeneric;
+    out.depth = s.depth.data;
+    out.depth_pitch = s.depth.pitch;
+    out.depth_keep = (1u << format_info(f).stencil_bits) - 1u;
+    out.depth_func = s.depth_func;
+    out.depth_write = s.depth_write;
+    out.depth_bias = static_cast<std::int32_t>(s.depth_bias);
+    out.min_z = s.min_z;
+    out.max_z = s.max_z;
+    out.width = std::min(out.width, static_cast<std::int32_t>(s.depth.width));
+    out.height = std::min(out.height, static_cast<std::int32_t>(s.depth.height));
+  }
+
+  if (s.stage_count > 1) return kKernelGeneric;
+  if (s.stage_count == 1) {
+    const StageState& st = s.stages[0];
+    if (!simple_op(st.color_op) || !simple_arg(st.color_arg[1]) || !simple_arg(st.color_arg[2])) return kKernelGeneric;
+    if (st.alpha_op != TextureOp::kDisable &&
+        (!simple_op(st.alpha_op) || !simple_arg(st.alpha_arg[1]) || !simple_arg(st.alpha_arg[2])))
+      return kKernelGeneric;
+    if (st.result_arg != kArgCurrent) return kKernelGeneric;
+    if (!prepare_texture(st, out)) return kKernelGeneric;
+    out.stage = true;
+    out.color_op = st.color_op;
+    out.alpha_op = st.alpha_op;
+    out.color_arg1 = st.color_arg[1] == kArgCurrent ? kArgDiffuse : st.color_arg[1];
+    out.color_arg2 = st.color_arg[2] == kArgCurrent ? kArgDiffuse : st.color_arg[2];
+    out.alpha_arg1 = st.alpha_arg[1] == kArgCurrent ? kArgDiffuse : st.alpha_arg[1];
+    out.alpha_arg2 = st.alpha_arg[2] == kArgCurrent ? kArgDiffuse : st.alpha_arg[2];
+    out.tfactor = s.texture_factor;
+    // The u plane of the stage's set: sets are stored in ascending order, u then v.
+    const std::uint8_t sets = sampled_texcoord_sets(s);
+    const std::uint32_t set = st.texcoord_set & 7u;
+    out.texcoord_plane = static_cast<std::uint8_t>(2 * __builtin_popcount(sets & ((1u << set) - 1u)));
+  }
+
+  if (s.blend) {
+    if (s.separate_alpha || !simple_factor(s.src_blend) || !simple_factor(s.dst_blend)) return kKernelGeneric;
+    out.src_blend = s.src_blend;
+    out.dst_blend = s.dst_blend;
+    out.blend_op = s.blend_op;
+    out.blend_factor = s.blend_factor;
+  }
+  return (depth ? 1u : 0u) | (out.stage ? 2u : 0u) | (s.blend ? 4u : 0u);
+}
+
+const BlockKernelTable& block_kernels(Isa isa) {
+  const BlockKernelTable* avx2 = block_kernels_avx2();
+  const BlockKernelTable* sse41 = block_kernels_sse41();
+  const Isa best = best_isa();
+  switch (isa) {
+    case Isa::kScalar: return *block_kernels_scalar();
+    case Isa::kSse41: if (sse41 && best >= Isa::kSse41) return *sse41; break;
+    case Isa::kAvx2: if (avx2 && best >= Isa::kAvx2) return *avx2; break;
+    case Isa::kAuto: break;
+  }
+  if (avx2 && best >= Isa::kAvx2) return *avx2;
+  if (sse41 && best >= Isa::kSse41) return *sse41;
+  return *block_kernels_scalar();
+}
+
+Isa best_isa() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  if (block_kernels_avx2() && __builtin_cpu_supports("avx2")) return Isa::kAvx2;
+  if (block_kernels_sse41() && __builtin_cpu_supports("sse4.1")) return Isa::kSse41;
+#endif
+  return Isa::kScalar;
+}
+
+const char* isa_name(Isa isa) noexcept {
+  switch (isa) {
+    case Isa::kScalar: return "scalar";
+    case Isa::kSse41: return "sse4.1";
+    case Isa::kAvx2: return "avx2";
+    case Isa::kAuto: break;
+  }
+  return "auto";
+}
+
+const char* kernel_key_name(std::size_t key) noexcept {
+  static constexpr const char* kNames[kKernelKeyCount] = {
+      "simd:color",         "simd:depth+color",       "simd:texture",       "simd:depth+texture",
+      "simd:color+blend",   "simd:depth+color+blend", "simd:texture+blend", "simd:depth+texture+blend",
+      "scalar:generic",
+  };
+  return key < kKernelKeyCount ? kNames[key] : "unknown";
+}
+
+}  // namespace dp2::raster

@@ -1,0 +1,83 @@
+// The SIMD triangle path: 8-wide block kernels for the pipeline keys that dominate real
+// frames, compiled once per instruction set (span_kernel.cpp) and chosen when a draw's
+// state is set up — never per triangle or pixel. A draw whose state the kernels do not
+// cover keeps the scalar fragment pipeline (pixel.cpp); the two give the same bytes
+// wherever both apply (tests force each ISA and the generic path and compare images).
+//
+// A block is 4×2 pixels at (x, y) with x % 4 == 0 and y % 2 == 0 — two 2×2 quads side by
+// side. Lane i is pixel (x + i % 4, y + i / 4). Internal to the rasterizer room.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "dp2raster/pipeline.h"
+#include "dp2raster/renderer.h"
+
+namespace dp2::raster {
+
+struct TrianglePrim;
+struct Plane;
+struct TileCounters;
+struct FastDraw;
+
+// Shades the blocks of one row pair of a triangle inside one tile. masks[k] covers the
+// block at (x0 + 4k, y): bit i = lane i covered.
+using BlockRowKernel = void (*)(const FastDraw& draw, const TrianglePrim& t, const Plane* texcoords, std::int32_t y,
+                                std::int32_t x0, const std::uint8_t* masks, std::int32_t count, TileCounters& counters);
+
+// The draw state as the block kernels read it: everything decided once per draw.
+struct FastDraw {
+  BlockRowKernel kernel = nullptr;     // the variant for this state, of the chosen ISA
+  // colour target: A8R8G8B8 or X8R8G8B8
+  std::byte* color = nullptr;
+  std::uint32_t color_pitch = 0;
+  bool color_alpha = false;            // A8R8G8B8 (else alpha reads 1 and writes 0xFF)
+  std::uint32_t write_keep = 0;        // raw bits D3DRS_COLORWRITEENABLE lets through
+  // depth: D24S8, D24X8 or D24X4S4, Z buffering, no stencil test
+  std::byte* depth = nullptr;
+  std::uint32_t depth_pitch = 0;
+  std::uint32_t depth_keep = 0;        // the stencil bits a depth write preserves
+  Compare depth_func = Compare::kAlways;
+  bool depth_write = false;
+  std::int32_t depth_bias = 0;
+  float min_z = 0, max_z = 1;
+  // stage 0 (stage_count 0 or 1); arguments are D3DTA selectors without modifiers
+  bool stage = false;
+  TextureOp color_op = TextureOp::kSelectArg1, alpha_op = TextureOp::kSelectArg1;
+  std::uint8_t color_arg1 = 0, color_arg2 = 0, alpha_arg1 = 0, alpha_arg2 = 0;
+  Color tfactor;
+  // its texture: 32-bit ARGB, one level, no colour key, WRAP on a power of two or CLAMP
+  const std::uint32_t* texels = nullptr;  // nullptr: the stage reads opaque white
+  std::uint32_t texel_pitch = 0;          // in texels
+  std::int32_t tex_width = 0, tex_height = 0;
+  bool tex_alpha = false, tex_linear = false, wrap_u = false, wrap_v = false;
+  std::uint8_t texcoord_plane = 0;        // index of its u plane among the triangle's
+  // blending (one factor pair for all four channels)
+  Blend src_blend = Blend::kOne, dst_blend = Blend::kZero;
+  BlendOp blend_op = BlendOp::kAdd;
+  Color blend_factor;
+  // the surfaces' common extent: blocks reaching past it take the lane-by-lane path
+  std::int32_t width = 0, height = 0;
+};
+
+// Kernel variants, the template parameters of span_kernel.cpp: bit 0 depth, 1 texture
+// stage, 2 blend. Index kKernelGeneric counts draws on the scalar pipeline.
+inline constexpr std::size_t kBlockKernelVariants = 8;
+inline constexpr std::size_t kKernelGeneric = kBlockKernelVariants;
+static_assert(kKernelKeyCount == kBlockKernelVariants + 1);
+using BlockKernelTable = std::array<BlockRowKernel, kBlockKernelVariants>;
+
+// The tables of each compiled target (span_kernel.cpp); nullptr when the build lacks it.
+const BlockKernelTable* block_kernels_scalar();
+const BlockKernelTable* block_kernels_sse41();
+const BlockKernelTable* block_kernels_avx2();
+
+// The table for `isa` (kAuto: the best this CPU runs); falls back to the best available.
+const BlockKernelTable& block_kernels(Isa isa);
+
+// Fills `out` and returns the variant index when the block kernels cover `state`; returns
+// kKernelGeneric otherwise.
+std::size_t prepare_fast_draw(const DrawState& state, FastDraw& out);
+
+}  // namespace dp2::raster

@@ -1,0 +1,312 @@
+// The 8-wide block kernels (span.h), one source compiled per instruction set: CMake builds
+// this file with DP2_SIMD_TARGET = 0 (scalar), 1 (SSE4.1) and 2 (AVX2), each into its own
+// namespace. Called on a worker thread, inside the tile that owns the pixels.
+//
+// Each step repeats the scalar pipeline's arithmetic in the same order (pixel.cpp,
+// combiner.cpp, sampler.cpp, formats.cpp: -ffp-contract=off, float), so a pixel gets the
+// same bits here as there. The comments name the scalar function each step mirrors.
+//
+// This TU calls no inline function of a shared header: a copy compiled for AVX2 could
+// otherwise be the one the linker keeps for everyone (simd.h explains the namespaces).
+#include <cstring>
+
+#include "scene.h"
+#include "simd/simd.h"
+#include "span.h"
+
+namespace dp2::raster {
+namespace DP2_SIMD_NS {
+namespace {
+
+// Lane i of a block is pixel (x + i % 4, y + i / 4).
+constexpr std::int32_t kLaneX[8] = {0, 1, 2, 3, 0, 1, 2, 3};
+constexpr std::int32_t kLaneY[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+constexpr std::int32_t kLaneBit[8] = {1, 2, 4, 8, 16, 32, 64, 128};
+// 8-bit channels: unorm8 = q / 255 and quantize = floor(c·255 + 0.5) (formats.cpp).
+constexpr float kUnorm8Max = 255.0f;
+constexpr float kRoundHalf = 0.5f;
+// Texel coordinates are clamped to ±2^30 before the integer conversion (sampler.cpp).
+constexpr float kMaxTexelCoord = 1073741824.0f;
+// D3D9 texel centres: bilinear reads around u·n − 0.5 (sampler.cpp).
+constexpr float kTexelCentre = 0.5f;
+
+struct Color8 {
+  F8 r, g, b, a;
+};
+
+// (ref + dx·fx) + dy·fy (scene.h: Plane::at, spelt out: see the top of this file).
+F8 plane_at(const Plane& p, F8 fx, F8 fy) { return (splat(p.ref) + splat(p.dx) * fx) + splat(p.dy) * fy; }
+
+// std::clamp(v, lo, hi) = v < lo ? lo : (hi < v ? hi : v); NaN passes through.
+F8 clamp_std(F8 v, F8 lo, F8 hi) {
+  const F8 t = select(cmp_lt(v, lo), lo, v);
+  return select(cmp_lt(hi, t), hi, t);
+}
+
+// A 4×2 block of 32-bit pixels at (x, y). Inside the surfaces' common extent the rows load
+// whole; at the edge only covered lanes are read and written (the rest may not exist).
+struct Block32 {
+  std::byte* row0;
+  std::byte* row1;
+  bool whole;
+};
+
+Block32 block_at(std::byte* base, std::uint32_t pitch, std::int32_t x, std::int32_t y, bool whole) {
+  std::byte* r0 = base + static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x) * 4;
+  return {r0, r0 + pitch, whole};
+}
+
+I8 load_block(const Block32& b, int covered) {
+  alignas(32) std::uint32_t v[8] = {};
+  if (b.whole) {
+    std::memcpy(v, b.row0, 16);
+    std::memcpy(v + 4, b.row1, 16);
+  } else {
+    for (int i = 0; i < 8; ++i)
+      if (covered & (1 << i)) std::memcpy(v + i, (i < 4 ? b.row0 : b.row1) + (i & 3) * 4, 4);
+  }
+  return load_i(v);
+}
+
+void store_block(const Block32& b, int covered, I8 value) {
+  alignas(32) std::uint32_t v[8];
+  store_i(v, value);
+  if (b.whole) {
+    std::memcpy(b.row0, v, 16);
+    std::memcpy(b.row1, v + 4, 16);
+  } else {
+    for (int i = 0; i < 8; ++i)
+      if (covered & (1 << i)) std::memcpy((i < 4 ? b.row0 : b.row1) + (i & 3) * 4, v + i, 4);
+  }
+}
+
+// compare() of pixel.cpp on values below 2^31.
+I8 compare(Compare func, I8 a, I8 b) {
+  switch (func) {
+    case Compare::kNever: return splat_i(0);
+    case Compare::kLess: return cmp_gt(b, a);
+    case Compare::kEqual: return cmp_eq(a, b);
+    case Compare::kLessEqual: return ~cmp_gt(a, b);
+    case Compare::kGreater: return cmp_gt(a, b);
+    case Compare::kNotEqual: return ~cmp_eq(a, b);
+    case Compare::kGreaterEqual: return ~cmp_gt(b, a);
+    case Compare::kAlways: break;
+  }
+  return splat_i(-1);
+}
+
+F8 unorm8(I8 raw, int shift) {
+  const I8 q = shift == 0 ? raw & splat_i(0xFF)
+               : shift == 8 ? shr<8>(raw) & splat_i(0xFF)
+               : shift == 16 ? shr<16>(raw) & splat_i(0xFF)
+                             : shr<24>(raw);
+  return to_float(q) / splat(kUnorm8Max);
+}
+
+// decode_raw for A8R8G8B8 / X8R8G8B8.
+Color8 decode_argb(I8 raw, bool alpha) {
+  return {unorm8(raw, 16), unorm8(raw, 8), unorm8(raw, 0), alpha ? unorm8(raw, 24) : splat(1.0f)};
+}
+
+// quantize() of a channel already in [0, 1]: floor(c·255 + 0.5 + 0), then as an integer.
+I8 quantize8(F8 c) { return truncate(floor((c * splat(kUnorm8Max) + splat(kRoundHalf)) + splat(0.0f))); }
+
+// encode_color for A8R8G8B8 / X8R8G8B8 without dither.
+I8 encode_argb(const Color8& c, bool alpha) {
+  const I8 rgb = shl<16>(quantize8(clamp01(c.r))) | shl<8>(quantize8(clamp01(c.g))) | quantize8(clamp01(c.b));
+  return rgb | (alpha ? shl<24>(quantize8(clamp01(c.a))) : splat_i(static_cast<std::int32_t>(0xFF000000u)));
+}
+
+// sampler.cpp: finite_coord(x) — NaN reads 0, then clamped to ±2^30.
+F8 finite_coord(F8 x) {
+  x = select(is_nan(x), splat(0.0f), x);
+  return clamp_std(x, splat(-kMaxTexelCoord), splat(kMaxTexelCoord));
+}
+
+I8 address(I8 i, std::int32_t n, bool wrap) {
+  return wrap ? i & splat_i(n - 1) : min(max(i, splat_i(0)), splat_i(n - 1));
+}
+
+F8 lerp(F8 a, F8 b, F8 t) { return a * (splat(1.0f) - t) + b * t; }
+Color8 lerp(const Color8& a, const Color8& b, F8 t) { return {lerp(a.r, b.r, t), lerp(a.g, b.g, t), lerp(a.b, b.b, t), lerp(a.a, b.a, t)}; }
+
+Color8 fetch(const FastDraw& d, I8 x, I8 y) {
+  return decode_argb(gather(d.texels, mul_lo(y, splat_i(static_cast<std::int32_t>(d.texel_pitch))) + x), d.tex_alpha);
+}
+
+// sample_level() for one level, 32-bit ARGB, WRAP (power of two) or CLAMP, no key/border.
+Color8 sample(const FastDraw& d, F8 u, F8 v) {
+  const F8 fw = splat(static_cast<float>(d.tex_width)), fh = splat(static_cast<float>(d.tex_height));
+  if (!d.tex_linear) {
+    const I8 ix = truncate(floor(finite_coord(u * fw))), iy = truncate(floor(finite_coord(v * fh)));
+    return fetch(d, address(ix, d.tex_width, d.wrap_u), address(iy, d.tex_height, d.wrap_v));
+  }
+  const F8 x = finite_coord(u * fw - splat(kTexelCentre)), y = finite_coord(v * fh - splat(kTexelCentre));
+  const F8 x0f = floor(x), y0f = floor(y);
+  const F8 fx = x - x0f, fy = y - y0f;
+  const I8 x0 = truncate(x0f), y0 = truncate(y0f);
+  const I8 ax0 = address(x0, d.tex_width, d.wrap_u), ax1 = address(x0 + splat_i(1), d.tex_width, d.wrap_u);
+  const I8 ay0 = address(y0, d.tex_height, d.wrap_v), ay1 = address(y0 + splat_i(1), d.tex_height, d.wrap_v);
+  const Color8 t00 = fetch(d, ax0, ay0), t10 = fetch(d, ax1, ay0), t01 = fetch(d, ax0, ay1), t11 = fetch(d, ax1, ay1);
+  return lerp(lerp(t00, t10, fx), lerp(t01, t11, fx), fy);
+}
+
+// select_arg() for the selectors prepare_fast_draw admits (no modifiers).
+const Color8& argument(std::uint8_t arg, const Color8& diffuse, const Color8& texture, const Color8& tfactor) {
+  switch (arg) {
+    case kArgTexture: return texture;
+    case kArgTFactor: return tfactor;
+    default: return diffuse;  // DIFFUSE, or CURRENT at stage 0
+  }
+}
+
+// channel_op() + clamp01 for the ops prepare_fast_draw admits.
+F8 op(TextureOp o, F8 a1, F8 a2) {
+  switch (o) {
+    case TextureOp::kSelectArg1: return clamp01(a1);
+    case TextureOp::kSelectArg2: return clamp01(a2);
+    case TextureOp::kModulate2x: return clamp01((a1 * a2) * splat(2.0f));
+    case TextureOp::kModulate4x: return clamp01((a1 * a2) * splat(4.0f));
+    case TextureOp::kAdd: return clamp01(a1 + a2);
+    case TextureOp::kModulate:
+    default: return clamp01(a1 * a2);
+  }
+}
+
+// blend_factor() of pixel.cpp for the factors prepare_fast_draw admits (not SRCALPHASAT
+// or the BOTH* pair), one channel at a time: `own` is the channel of src or dst it
+// multiplies.
+F8 factor(Blend f, F8 src_c, F8 src_a, F8 dst_c, F8 dst_a, float constant) {
+  switch (f) {
+    case Blend::kZero: return splat(0.0f);
+    case Blend::kSrcColor: return src_c;
+    case Blend::kInvSrcColor: return splat(1.0f) - src_c;
+    case Blend::kSrcAlpha: return src_a;
+    case Blend::kInvSrcAlpha: return splat(1.0f) - src_a;
+    case Blend::kDestAlpha: return dst_a;
+    case Blend::kInvDestAlpha: return splat(1.0f) - dst_a;
+    case Blend::kDestColor: return dst_c;
+    case Blend::kInvDestColor: return splat(1.0f) - dst_c;
+    case Blend::kBlendFactor: return splat(constant);
+    case Blend::kInvBlendFactor: return splat(1.0f - constant);
+    case Blend::kOne:
+    default: return splat(1.0f);
+  }
+}
+
+// blend_channel() of pixel.cpp.
+F8 blend_channel(BlendOp o, F8 s, F8 sf, F8 d, F8 df) {
+  switch (o) {
+    case BlendOp::kSubtract: return s * sf - d * df;
+    case BlendOp::kRevSubtract: return d * df - s * sf;
+    case BlendOp::kMin: return min(s, d);
+    case BlendOp::kMax: return max(s, d);
+    case BlendOp::kAdd:
+    default: return s * sf + d * df;
+  }
+}
+
+F8 blend_one(const FastDraw& d, F8 s, F8 sa, F8 dc, F8 da, float constant) {
+  return clamp01(blend_channel(d.blend_op, s, factor(d.src_blend, s, sa, dc, da, constant), dc,
+                               factor(d.dst_blend, s, sa, dc, da, constant)));
+}
+
+// One row pair of blocks: the scalar pipeline's shade<>() on eight pixels at a time.
+template <bool kDepth, bool kTexture, bool kBlend>
+void block_row(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords, std::int32_t y, std::int32_t x0,
+               const std::uint8_t* masks, std::int32_t count, TileCounters& counters) {
+  const I8 lane_x = load_i(kLaneX), lane_bit = load_i(kLaneBit);
+  const F8 fy = to_float(splat_i(y - t.oy) + load_i(kLaneY));
+  const bool row_inside = y + 2 <= d.height;
+  const Color8 tfactor{splat(d.tfactor.r), splat(d.tfactor.g), splat(d.tfactor.b), splat(d.tfactor.a)};
+  const Color8 white{splat(1.0f), splat(1.0f), splat(1.0f), splat(1.0f)};
+  std::uint64_t written = 0;
+  for (std::int32_t k = 0; k < count; ++k) {
+    const int covered = masks[k];
+    if (covered == 0) continue;
+    const std::int32_t x = x0 + 4 * k;
+    const bool whole = row_inside && x + 4 <= d.width;
+    const I8 cover = ~cmp_eq(splat_i(covered) & lane_bit, splat_i(0));
+    const F8 fx = to_float(splat_i(x - t.ox) + lane_x);
+    // eye_w(): 1 / q, or the triangle's constant.
+    const F8 w = t.perspective ? splat(1.0f) / plane_at(t.q, fx, fy) : splat(t.w);
+    auto attribute = [&](const Plane& p, bool flat) {
+      const F8 a = plane_at(p, fx, fy);
+      return t.perspective && !flat ? a * w : a;
+    };
+    I8 pass = cover;
+    if constexpr (kDepth) {
+      // shade(): z clamped to [MinZ, MaxZ], depth_from_float, ZBIAS, the test, the write
+      // (which also rewrites the stencil bits it read, and zeroes X bits).
+      const Block32 zb = block_at(d.depth, d.depth_pitch, x, y, whole);
+      const I8 old_raw = load_block(zb, covered);
+      const I8 old_depth = shr<8>(old_raw);
+      F8 z = clamp_std(plane_at(t.z, fx, fy), splat(d.min_z), splat(d.max_z));
+      z = min(max(z, splat(0.0f)), splat(1.0f));
+      I8 value = quantize_double(z, 16777215.0);
+      const I8 bias = splat_i(d.depth_bias);
+      value = select(cmp_gt(value, bias), value - bias, splat_i(0));
+      pass = pass & compare(d.depth_func, value, old_depth);
+      const I8 depth = d.depth_write ? select(pass, value, old_depth) : old_depth;
+      const I8 raw = shl<8>(depth) | (old_raw & splat_i(static_cast<std::int32_t>(d.depth_keep)));
+      store_block(zb, covered, select(cover, raw, old_raw));
+    }
+    const int pass_bits = bits(pass);
+    if (pass_bits == 0) continue;
+    // run_stages(): CURRENT starts as the diffuse colour.
+    const bool flat = t.flat_mask != 0;
+    const Color8 diffuse{attribute(t.color[0], flat), attribute(t.color[1], flat), attribute(t.color[2], flat),
+                         attribute(t.color[3], flat)};
+    Color8 color = diffuse;
+    if constexpr (kTexture) {
+      Color8 texel = white;
+      if (d.texels) {
+        const Plane* uv = texcoords + d.texcoord_plane;
+        texel = sample(d, attribute(uv[0], false), attribute(uv[1], false));
+      }
+      const Color8& c1 = argument(d.color_arg1, diffuse, texel, tfactor);
+      const Color8& c2 = argument(d.color_arg2, diffuse, texel, tfactor);
+      color.r = op(d.color_op, c1.r, c2.r);
+      color.g = op(d.color_op, c1.g, c2.g);
+      color.b = op(d.color_op, c1.b, c2.b);
+      // ALPHAOP DISABLE passes the current (diffuse) alpha through.
+      color.a = d.alpha_op == TextureOp::kDisable
+                    ? diffuse.a
+                    : op(d.alpha_op, argument(d.alpha_arg1, diffuse, texel, tfactor).a,
+                         argument(d.alpha_arg2, diffuse, texel, tfactor).a);
+    }
+    color = {clamp01(color.r), clamp01(color.g), clamp01(color.b), clamp01(color.a)};
+    const Block32 cb = block_at(d.color, d.color_pitch, x, y, whole);
+    const I8 old = load_block(cb, covered);
+    if constexpr (kBlend) {
+      const Color8 dst = decode_argb(old, d.color_alpha);
+      const Color& bf = d.blend_factor;
+      color = {blend_one(d, color.r, color.a, dst.r, dst.a, bf.r), blend_one(d, color.g, color.a, dst.g, dst.a, bf.g),
+               blend_one(d, color.b, color.a, dst.b, dst.a, bf.b), blend_one(d, color.a, color.a, dst.a, dst.a, bf.a)};
+    }
+    const I8 keep = splat_i(static_cast<std::int32_t>(d.write_keep));
+    const I8 raw = (encode_argb(color, d.color_alpha) & keep) | andnot(keep, old);
+    store_block(cb, covered, select(pass, raw, old));
+    written += static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(pass_bits)));
+  }
+  counters.pixels += written;
+}
+
+constexpr BlockKernelTable kTable = {
+    block_row<false, false, false>, block_row<true, false, false>, block_row<false, true, false>,
+    block_row<true, true, false>,   block_row<false, false, true>, block_row<true, false, true>,
+    block_row<false, true, true>,   block_row<true, true, true>,
+};
+
+}  // namespace
+}  // namespace DP2_SIMD_NS
+
+#if DP2_SIMD_TARGET == 0
+const BlockKernelTable* block_kernels_scalar() { return &DP2_SIMD_NS::kTable; }
+#elif DP2_SIMD_TARGET == 1
+const BlockKernelTable* block_kernels_sse41() { return &DP2_SIMD_NS::kTable; }
+#else
+const BlockKernelTable* block_kernels_avx2() { return &DP2_SIMD_NS::kTable; }
+#endif
+
+}  // namespace dp2::raster
