@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include "dp2raster/pipeline.h"
@@ -92,9 +93,49 @@ struct PointPrim {
   Rect bounds;
 };
 
+// What one tile's rasterization counted (one per tile, written by the thread that owns
+// the tile).
+struct TileCounters {
+  std::uint64_t pixels = 0;
+  std::uint64_t entries = 0;  // bin entries run
+};
+
 struct BinEntry {
   enum class Kind : std::uint8_t { kClear, kTriangle, kLine, kPoint } kind;
-  std::uint32_t index;
+  std::uint32_t index;  // into the chunk's array of that kind
+};
+
+// One producer's share of a scene: the primitives it set up, binned per tile, in
+// submission order. The calling thread fills the "open" chunk with clears, lines, points
+// and small draws; a large draw is split into ranges that workers set up in parallel,
+// each into its own chunk. Tiles walk the chunks in order, so the per-tile order is the
+// submission order whatever thread set a primitive up.
+//
+// Chunks are kept across flushes and their vectors keep their capacity: in steady state a
+// draw allocates nothing (the scene's arena).
+struct Chunk {
+  std::vector<ClearCommand> clears;
+  std::vector<TrianglePrim> triangles;
+  std::vector<Plane> texcoord_planes;  // TrianglePrim::texcoords indexes this
+  std::vector<LinePrim> lines;
+  std::vector<PointPrim> points;
+  // While filling: one row per (tile, entry). close() sorts them by tile (stably) into
+  // `entries`, with tile t's entries at [offsets[t], offsets[t + 1]) of a grid `tiles_x`
+  // wide and `tiles_y` high (the scene's grid when the chunk closed).
+  struct Pending {
+    std::uint16_t tx, ty;
+    BinEntry entry;
+  };
+  std::vector<Pending> pending;
+  std::vector<BinEntry> entries;
+  std::vector<std::uint32_t> offsets;
+  std::int32_t tiles_x = 0, tiles_y = 0;
+  RendererStats stats;  // this chunk's setup counters; the scene sums them at flush
+
+  void bin(const Rect& bounds, BinEntry entry);
+  void close(std::int32_t grid_x, std::int32_t grid_y);
+  void reset();
+  std::size_t primitives() const noexcept { return triangles.size() + lines.size() + points.size() + clears.size(); }
 };
 
 struct Renderer::Scene {
@@ -110,25 +151,27 @@ struct Renderer::Scene {
   const DrawState* fast_state = nullptr;
   const FastDraw* fast_draw = nullptr;
   std::size_t fast_key = kKernelGeneric;
-  std::vector<ClearCommand> clears;
-  std::vector<TrianglePrim> triangles;
-  std::vector<Plane> texcoord_planes;  // TrianglePrim::texcoords indexes this
-  std::vector<LinePrim> lines;
-  std::vector<PointPrim> points;
-  // bins[ty * tiles_x + tx], each in submission order.
+  // chunks[0, used) hold this scene, in submission order; `open` is the one the calling
+  // thread appends to (nullptr: none yet).
+  std::vector<std::unique_ptr<Chunk>> chunks;
+  std::size_t used = 0;
+  Chunk* open = nullptr;
+  std::size_t primitives = 0;  // in closed chunks
+  // The tile grid covers every target drawn since the last flush.
   std::int32_t tiles_x = 0, tiles_y = 0;
-  std::vector<std::vector<BinEntry>> bins;
   RendererStats stats;
+  std::vector<TileCounters> tile_counters;  // per tile, reused across flushes
 
   void ensure_grid(std::int32_t width, std::int32_t height);
-  void bin(const Rect& bounds, BinEntry entry);
-  void reset();
+  Chunk& acquire();
+  Chunk& open_chunk();
+  void close_open();
+  // Rasterizes every chunk, tiles in parallel, and empties the scene (the per-state
+  // kernel lookups stay: a draw may call this midway, scene.cpp).
+  void render();
 };
 
 // Tile work, called per tile on a worker thread (tile.cpp).
-struct TileCounters {
-  std::uint64_t pixels = 0;
-};
 void rasterize_tile(const Renderer::Scene& scene, std::int32_t tx, std::int32_t ty, TileCounters& counters);
 
 // Runs fn(i) for i in [0, count): on the host's executor when it has one, else in parallel

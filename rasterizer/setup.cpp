@@ -27,65 +27,19 @@ std::int32_t floor_pixel(std::int64_t s) { return static_cast<std::int32_t>(s >>
 
 }  // namespace
 
-void Renderer::Scene::ensure_grid(std::int32_t width, std::int32_t height) {
-  const std::int32_t tx = (width + kTileSize - 1) / kTileSize, ty = (height + kTileSize - 1) / kTileSize;
-  if (tx <= tiles_x && ty <= tiles_y) return;
-  const std::int32_t nx = std::max(tx, tiles_x), ny = std::max(ty, tiles_y);
-  std::vector<std::vector<BinEntry>> grown(static_cast<std::size_t>(nx) * ny);
-  for (std::int32_t y = 0; y < tiles_y; ++y)
-    for (std::int32_t x = 0; x < tiles_x; ++x) grown[y * nx + x] = std::move(bins[y * tiles_x + x]);
-  bins = std::move(grown);
-  tiles_x = nx;
-  tiles_y = ny;
-}
-
-void Renderer::Scene::bin(const Rect& bounds, BinEntry entry) {
-  if (bounds.empty()) return;
-  ensure_grid(bounds.right, bounds.bottom);
-  const std::int32_t x0 = bounds.left / kTileSize, x1 = (bounds.right - 1) / kTileSize;
-  const std::int32_t y0 = bounds.top / kTileSize, y1 = (bounds.bottom - 1) / kTileSize;
-  for (std::int32_t ty = y0; ty <= y1; ++ty)
-    for (std::int32_t tx = x0; tx <= x1; ++tx) bins[ty * tiles_x + tx].push_back(entry);
-}
-
-void Renderer::Scene::reset() {
-  clears.clear();
-  triangles.clear();
-  texcoord_planes.clear();
-  fast_draws.clear();
-  fast_state = nullptr;
-  fast_draw = nullptr;
-  lines.clear();
-  points.clear();
-  for (auto& b : bins) b.clear();
-}
-
-Renderer::Renderer(unsigned threads, HostExecutor host) : scene_(std::make_unique<Scene>(threads, host)) {}
-Renderer::~Renderer() = default;
-
-const RendererStats& Renderer::stats() const noexcept { return scene_->stats; }
-// Both invalidate the per-state kernel lookup, so the next draw picks the new choice.
-void Renderer::set_generic_kernels(bool generic) noexcept {
-  scene_->generic_kernels = generic;
-  scene_->fast_state = nullptr;
-}
-void Renderer::set_isa(Isa isa) noexcept {
-  scene_->isa = isa;
-  scene_->fast_state = nullptr;
-}
-Isa Renderer::isa() const noexcept { return scene_->isa; }
-
 void Renderer::clear(const ClearCommand& clear) {
   if (clear.rect.empty() || clear.rect.left < 0 || clear.rect.top < 0) return;
-  scene_->clears.push_back(clear);
-  scene_->bin(clear.rect, {BinEntry::Kind::kClear, static_cast<std::uint32_t>(scene_->clears.size() - 1)});
+  scene_->ensure_grid(clear.rect.right, clear.rect.bottom);
+  Chunk& chunk = scene_->open_chunk();
+  chunk.clears.push_back(clear);
+  chunk.bin(clear.rect, {BinEntry::Kind::kClear, static_cast<std::uint32_t>(chunk.clears.size() - 1)});
 }
 
 namespace {
 
 // Line setup shared by line lists, strips and wireframe edges. The pixels a line lights
 // are decided per tile (tile.cpp); here only its bounds.
-void add_line(Renderer::Scene& scene, const DrawState& state, FragmentKernel kernel, const Vertex& a, const Vertex& b,
+void add_line(Chunk& scene, const DrawState& state, FragmentKernel kernel, const Vertex& a, const Vertex& b,
               bool include_last, const Vertex& provoking) {
   if (!usable(a) || !usable(b)) {
     ++scene.stats.primitives_rejected;
@@ -102,7 +56,7 @@ void add_line(Renderer::Scene& scene, const DrawState& state, FragmentKernel ker
   scene.bin(line.bounds, {BinEntry::Kind::kLine, static_cast<std::uint32_t>(scene.lines.size() - 1)});
 }
 
-void add_point(Renderer::Scene& scene, const DrawState& state, FragmentKernel kernel, const Vertex& v) {
+void add_point(Chunk& scene, const DrawState& state, FragmentKernel kernel, const Vertex& v) {
   if (!usable(v)) {
     ++scene.stats.primitives_rejected;
     return;
@@ -207,7 +161,7 @@ void set_up_planes(TrianglePrim& t, const DrawState& state, const Vertex* const 
 }
 
 // Edge visibility bits for wireframe: bit 0 = v0v1, bit 1 = v1v2, bit 2 = v2v0.
-void add_triangle(Renderer::Scene& scene, const DrawState& state, FragmentKernel kernel, const FastDraw* fast,
+void add_triangle(Chunk& scene, const DrawState& state, FragmentKernel kernel, const FastDraw* fast,
                   std::size_t key, const Vertex& a_in, const Vertex& b_in, const Vertex& c_in, std::uint32_t edges) {
   Vertex a = a_in, b = b_in, c = c_in;
   apply_wrap(state, a, b, c);
@@ -268,15 +222,110 @@ void add_triangle(Renderer::Scene& scene, const DrawState& state, FragmentKernel
   scene.bin(t.bounds, {BinEntry::Kind::kTriangle, static_cast<std::uint32_t>(scene.triangles.size() - 1)});
 }
 
+
+// What one draw's primitive setup needs, for the calling thread or a worker.
+struct DrawJob {
+  const DrawState* state;
+  FragmentKernel kernel;
+  const FastDraw* fast;
+  std::size_t key;
+  Topology topology;
+  std::size_t count;  // primitives in the whole draw
+  std::span<const Vertex> vertices;
+  std::span<const std::uint32_t> indices, edge_flags;
+};
+
+// Sets up primitives [first, last) of the draw into `chunk`. Any thread: reads only the
+// job and writes only the chunk.
+void set_up_range(Chunk& chunk, const DrawJob& job, std::size_t first, std::size_t last) {
+  const DrawState& state = *job.state;
+  const FragmentKernel kernel = job.kernel;
+  // Vertex k of the primitive stream; the caller validated every index.
+  auto vertex = [&](std::size_t k) -> const Vertex& { return job.vertices[job.indices.empty() ? k : job.indices[k]]; };
+  const std::size_t n = job.count;
+  switch (job.topology) {
+    case Topology::kPointList:
+      for (std::size_t i = first; i < last; ++i) add_point(chunk, state, kernel, vertex(i));
+      break;
+    case Topology::kLineList:
+      for (std::size_t i = first; i < last; ++i)
+        add_line(chunk, state, kernel, vertex(2 * i), vertex(2 * i + 1), state.last_pixel, vertex(2 * i));
+      break;
+    case Topology::kLineStrip:
+      // Inner joints are drawn once, as the start of the next segment; the strip's very
+      // last pixel follows D3DRS_LASTPIXEL.
+      for (std::size_t i = first; i < last; ++i)
+        add_line(chunk, state, kernel, vertex(i), vertex(i + 1), i + 1 == n && state.last_pixel, vertex(i));
+      break;
+    case Topology::kTriangleList:
+      for (std::size_t i = first; i < last; ++i) {
+        const std::uint32_t edges = i < job.edge_flags.size() ? job.edge_flags[i] & 7u : 7u;
+        add_triangle(chunk, state, kernel, job.fast, job.key, vertex(3 * i), vertex(3 * i + 1), vertex(3 * i + 2), edges);
+      }
+      break;
+    case Topology::kTriangleStrip:
+      // Odd triangles swap their last two vertices to keep the winding: (i, i+2, i+1).
+      for (std::size_t i = first; i < last; ++i) {
+        if (i % 2 == 0) add_triangle(chunk, state, kernel, job.fast, job.key, vertex(i), vertex(i + 1), vertex(i + 2), 7u);
+        else add_triangle(chunk, state, kernel, job.fast, job.key, vertex(i), vertex(i + 2), vertex(i + 1), 7u);
+      }
+      break;
+    case Topology::kTriangleFan: {
+      // Triangle i is (v[i+1], v[i+2], v[0]) (D3DHAL_DP2TRIANGLEFAN page). The fan's edge
+      // word has bit i for edge V[i]–V[i+1] and bit n+1 for V[n+1]–V[0]; an inner edge is
+      // never drawn.
+      const bool has_flags = !job.edge_flags.empty();
+      const std::uint32_t f = has_flags ? job.edge_flags[0] : 0;
+      for (std::size_t i = first; i < last; ++i) {
+        std::uint32_t edges = 7u;
+        if (has_flags) {
+          edges = ((f >> (i + 1)) & 1u)                       // v[i+1]v[i+2]
+                  | ((i + 1 == n ? (f >> (n + 1)) & 1u : 0u) << 1)  // v[i+2]v[0]
+                  | ((i == 0 ? f & 1u : 0u) << 2);               // v[0]v[i+1]
+        }
+        add_triangle(chunk, state, kernel, job.fast, job.key, vertex(i + 1), vertex(i + 2), vertex(0), edges);
+      }
+      break;
+    }
+  }
+}
+
+// Primitives per parallel setup chunk: large enough that a chunk's fixed costs (its
+// counting sort over the tile grid, a task) vanish, small enough that a million-triangle
+// draw splits into dozens of chunks for the workers to balance.
+constexpr std::size_t kChunkPrimitives = 16384;
+// Chunks set up per parallel round; between rounds the scene may flush (below).
+constexpr std::size_t kChunksPerRound = 16;
+// A scene holding more primitives than this rasterizes what it has and carries on, so a
+// huge draw never holds more than about this many set-up primitives (~200 bytes each).
+constexpr std::size_t kScenePrimitiveBudget = std::size_t{1} << 19;
+
+struct SetupRound {
+  const DrawJob* job;
+  Chunk* chunks[kChunksPerRound];
+  std::size_t first;  // primitive index of chunks[0]
+  std::int32_t grid_x, grid_y;
+};
+
+// Runs on a worker: one chunk of a parallel round.
+void run_setup(void* context, std::size_t i) {
+  auto* round = static_cast<SetupRound*>(context);
+  const std::size_t first = round->first + i * kChunkPrimitives;
+  const std::size_t last = std::min(first + kChunkPrimitives, round->job->count);
+  set_up_range(*round->chunks[i], *round->job, first, last);
+  round->chunks[i]->close(round->grid_x, round->grid_y);
+}
+
 }  // namespace
 
 void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t primitive_count,
                     std::span<const Vertex> vertices, std::span<const std::uint32_t> indices,
                     std::span<const std::uint32_t> edge_flags) {
   Scene& scene = *scene_;
-  if (state.clip.empty()) return;
+  if (state.clip.empty() || primitive_count == 0) return;
+  // Everything per draw is decided here, on the calling thread: the fragment kernel and
+  // the SIMD block kernel (looked up once per draw state).
   const FragmentKernel kernel = scene.generic_kernels ? shade_fragment : choose_fragment_kernel(state);
-  // The SIMD block kernel for triangles, looked up once per draw state.
   if (scene.fast_state != &state) {
     FastDraw& fast = scene.fast_draws.emplace_back();
     scene.fast_key = scene.generic_kernels ? kKernelGeneric : prepare_fast_draw(state, fast);
@@ -284,78 +333,28 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
     scene.fast_state = &state;
     scene.fast_draw = scene.fast_key != kKernelGeneric ? &fast : nullptr;
   }
-  const FastDraw* fast = scene.fast_draw;
-  const std::size_t key = scene.fast_key;
-  // Vertex k of the primitive stream; the caller validated every index.
-  auto vertex = [&](std::size_t k) -> const Vertex& { return vertices[indices.empty() ? k : indices[k]]; };
-  const std::size_t n = primitive_count;
-  switch (topology) {
-    case Topology::kPointList:
-      for (std::size_t i = 0; i < n; ++i) add_point(scene, state, kernel, vertex(i));
-      break;
-    case Topology::kLineList:
-      for (std::size_t i = 0; i < n; ++i) add_line(scene, state, kernel, vertex(2 * i), vertex(2 * i + 1), state.last_pixel, vertex(2 * i));
-      break;
-    case Topology::kLineStrip:
-      // Inner joints are drawn once, as the start of the next segment; the strip's very
-      // last pixel follows D3DRS_LASTPIXEL.
-      for (std::size_t i = 0; i < n; ++i)
-        add_line(scene, state, kernel, vertex(i), vertex(i + 1), i + 1 == n && state.last_pixel, vertex(i));
-      break;
-    case Topology::kTriangleList:
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t edges = i < edge_flags.size() ? edge_flags[i] & 7u : 7u;
-        add_triangle(scene, state, kernel, fast, key, vertex(3 * i), vertex(3 * i + 1), vertex(3 * i + 2), edges);
-      }
-      break;
-    case Topology::kTriangleStrip:
-      // Odd triangles swap their last two vertices to keep the winding: (i, i+2, i+1).
-      for (std::size_t i = 0; i < n; ++i) {
-        if (i % 2 == 0) add_triangle(scene, state, kernel, fast, key, vertex(i), vertex(i + 1), vertex(i + 2), 7u);
-        else add_triangle(scene, state, kernel, fast, key, vertex(i), vertex(i + 2), vertex(i + 1), 7u);
-      }
-      break;
-    case Topology::kTriangleFan: {
-      // Triangle i is (v[i+1], v[i+2], v[0]) (D3DHAL_DP2TRIANGLEFAN page). The fan's edge
-      // word has bit i for edge V[i]–V[i+1] and bit n+1 for V[n+1]–V[0]; an inner edge is
-      // never drawn.
-      const bool has_flags = !edge_flags.empty();
-      const std::uint32_t f = has_flags ? edge_flags[0] : 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        std::uint32_t edges = 7u;
-        if (has_flags) {
-          edges = ((f >> (i + 1)) & 1u)                       // v[i+1]v[i+2]
-                  | ((i + 1 == n ? (f >> (n + 1)) & 1u : 0u) << 1)  // v[i+2]v[0]
-                  | ((i == 0 ? f & 1u : 0u) << 2);               // v[0]v[i+1]
-        }
-        add_triangle(scene, state, kernel, fast, key, vertex(i + 1), vertex(i + 2), vertex(0), edges);
-      }
-      break;
-    }
+  // Every primitive's bounds lie inside the clip rectangle: the grid is final before any
+  // worker bins.
+  if (state.clip.left < 0 || state.clip.top < 0) return;
+  scene.ensure_grid(state.clip.right, state.clip.bottom);
+  const DrawJob job{&state, kernel,   scene.fast_draw, scene.fast_key, topology,
+                    primitive_count, vertices, indices,        edge_flags};
+  if (job.count <= kChunkPrimitives) {
+    set_up_range(scene.open_chunk(), job, 0, job.count);
+    if (scene.primitives + scene.open->primitives() > kScenePrimitiveBudget) scene.render();
+    return;
   }
-}
-
-namespace {
-struct FlushContext {
-  Renderer::Scene* scene;
-  std::vector<TileCounters> counters;
-};
-void run_tile(void* ctx, std::size_t i) {
-  auto* c = static_cast<FlushContext*>(ctx);
-  const std::int32_t tx = static_cast<std::int32_t>(i % c->scene->tiles_x), ty = static_cast<std::int32_t>(i / c->scene->tiles_x);
-  if (!c->scene->bins[i].empty()) rasterize_tile(*c->scene, tx, ty, c->counters[i]);
-}
-}  // namespace
-
-void Renderer::flush() {
-  Scene& scene = *scene_;
-  FlushContext ctx{&scene, std::vector<TileCounters>(scene.bins.size())};
-  for_each_tile(scene.threads, scene.host, scene.bins.size(), run_tile, &ctx);
-  for (std::size_t i = 0; i < scene.bins.size(); ++i) {
-    scene.stats.pixels_shaded += ctx.counters[i].pixels;
-    if (!scene.bins[i].empty()) ++scene.stats.tiles_rasterized;
+  // A large draw: rounds of chunks set up in parallel, in primitive order.
+  scene.close_open();
+  for (std::size_t first = 0; first < job.count; first += kChunksPerRound * kChunkPrimitives) {
+    SetupRound round{&job, {}, first, scene.tiles_x, scene.tiles_y};
+    const std::size_t chunks =
+        std::min(kChunksPerRound, (job.count - first + kChunkPrimitives - 1) / kChunkPrimitives);
+    for (std::size_t i = 0; i < chunks; ++i) round.chunks[i] = &scene.acquire();
+    for_each_tile(scene.threads, scene.host, chunks, run_setup, &round);
+    for (std::size_t i = 0; i < chunks; ++i) scene.primitives += round.chunks[i]->primitives();
+    if (scene.primitives > kScenePrimitiveBudget) scene.render();
   }
-  scene.reset();
 }
 
 }  // namespace dp2::raster

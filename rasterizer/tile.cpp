@@ -172,7 +172,7 @@ struct Edges {
 // The SIMD path (span.h): coverage of 4×2 blocks by hierarchical descent — the tile's part
 // of the triangle, then 16×16 squares, then blocks, each wholly in, wholly out or split —
 // and one block-kernel call per row pair. Only split blocks test their pixels one by one.
-void raster_triangle_blocks(const Renderer::Scene& scene, const TrianglePrim& t, const Rect& r, const Rect& tile,
+void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rect& r, const Rect& tile,
                             TileCounters& counters) {
   constexpr std::int32_t kBlockW = 4, kBlockH = 2, kSquare = 16;
   constexpr std::int32_t kCols = kTileSize / kBlockW, kRows = kTileSize / kBlockH;
@@ -206,7 +206,7 @@ void raster_triangle_blocks(const Renderer::Scene& scene, const TrianglePrim& t,
               cls == 1 && interior ? 0xFF : block_mask(x, y, cls);
         }
     }
-  const Plane* tex = scene.texcoord_planes.data() + t.texcoords;
+  const Plane* tex = chunk.texcoord_planes.data() + t.texcoords;
   for (std::int32_t k = (r.top - tile.top) / kBlockH; k <= (r.bottom - 1 - tile.top) / kBlockH; ++k) {
     std::int32_t first = (r.left - tile.left) / kBlockW, last = (r.right - 1 - tile.left) / kBlockW;
     while (first <= last && masks[k][first] == 0) ++first;
@@ -217,10 +217,10 @@ void raster_triangle_blocks(const Renderer::Scene& scene, const TrianglePrim& t,
   }
 }
 
-void raster_triangle(const Renderer::Scene& scene, const TrianglePrim& t, const Rect& tile, TileCounters& counters) {
+void raster_triangle(const Chunk& chunk, const TrianglePrim& t, const Rect& tile, TileCounters& counters) {
   const Rect r = intersect(t.bounds, tile);
   if (r.empty()) return;
-  if (t.fast) return raster_triangle_blocks(scene, t, r, tile, counters);
+  if (t.fast) return raster_triangle_blocks(chunk, t, r, tile, counters);
   // Edge i runs from vertex i to vertex i+1; with the positive orientation the inside is
   // where every edge function is ≥ 0. Top-left rule (y down): an edge is "top" when it is
   // horizontal and runs in +x, "left" when it runs in −y; pixel centres exactly on any
@@ -244,7 +244,7 @@ void raster_triangle(const Renderer::Scene& scene, const TrianglePrim& t, const 
   const DrawState& s = *t.state;
   const bool lod_needed = needs_lod(s);
   const std::uint8_t sets = sampled_texcoord_sets(s);  // the layout setup stored them in
-  const Plane* tex = scene.texcoord_planes.data() + t.texcoords;
+  const Plane* tex = chunk.texcoord_planes.data() + t.texcoords;
   // Reused for every quad: each field the kernel reads is rewritten per pixel, and the
   // texture coordinate sets no stage samples stay zero.
   Fragment frag[4];
@@ -363,12 +363,19 @@ void raster_point(const PointPrim& p, const Rect& tile, TileCounters& counters) 
 
 void rasterize_tile(const Renderer::Scene& scene, std::int32_t tx, std::int32_t ty, TileCounters& counters) {
   const Rect tile = tile_rect(tx, ty);
-  for (const BinEntry& e : scene.bins[static_cast<std::size_t>(ty) * scene.tiles_x + tx]) {
-    switch (e.kind) {
-      case BinEntry::Kind::kClear: run_clear(scene.clears[e.index], tile); break;
-      case BinEntry::Kind::kTriangle: raster_triangle(scene, scene.triangles[e.index], tile, counters); break;
-      case BinEntry::Kind::kLine: raster_line(scene.lines[e.index], tile, counters); break;
-      case BinEntry::Kind::kPoint: raster_point(scene.points[e.index], tile, counters); break;
+  for (std::size_t c = 0; c < scene.used; ++c) {
+    const Chunk& chunk = *scene.chunks[c];
+    if (tx >= chunk.tiles_x || ty >= chunk.tiles_y) continue;  // the grid grew after it closed
+    const std::size_t t = static_cast<std::size_t>(ty) * chunk.tiles_x + tx;
+    for (std::uint32_t k = chunk.offsets[t]; k < chunk.offsets[t + 1]; ++k) {
+      const BinEntry& e = chunk.entries[k];
+      ++counters.entries;
+      switch (e.kind) {
+        case BinEntry::Kind::kClear: run_clear(chunk.clears[e.index], tile); break;
+        case BinEntry::Kind::kTriangle: raster_triangle(chunk, chunk.triangles[e.index], tile, counters); break;
+        case BinEntry::Kind::kLine: raster_line(chunk.lines[e.index], tile, counters); break;
+        case BinEntry::Kind::kPoint: raster_point(chunk.points[e.index], tile, counters); break;
+      }
     }
   }
 }

@@ -1,0 +1,135 @@
+// The scene's bookkeeping: chunks (scene.h), the tile grid, and the flush that rasterizes
+// the tiles in parallel. Called on the thread that calls the Renderer, except
+// Chunk::bin / close, which also run on the setup workers (each on its own chunk).
+#include <algorithm>
+
+#include "scene.h"
+
+namespace dp2::raster {
+
+void Chunk::bin(const Rect& bounds, BinEntry entry) {
+  if (bounds.empty()) return;
+  const std::int32_t x0 = bounds.left / kTileSize, x1 = (bounds.right - 1) / kTileSize;
+  const std::int32_t y0 = bounds.top / kTileSize, y1 = (bounds.bottom - 1) / kTileSize;
+  for (std::int32_t ty = y0; ty <= y1; ++ty)
+    for (std::int32_t tx = x0; tx <= x1; ++tx)
+      pending.push_back({static_cast<std::uint16_t>(tx), static_cast<std::uint16_t>(ty), entry});
+}
+
+// A stable counting sort of the pending rows by tile.
+void Chunk::close(std::int32_t grid_x, std::int32_t grid_y) {
+  tiles_x = grid_x;
+  tiles_y = grid_y;
+  const std::size_t tiles = static_cast<std::size_t>(grid_x) * static_cast<std::size_t>(grid_y);
+  offsets.assign(tiles + 1, 0);
+  for (const Pending& p : pending) ++offsets[static_cast<std::size_t>(p.ty) * grid_x + p.tx + 1];
+  for (std::size_t t = 0; t < tiles; ++t) offsets[t + 1] += offsets[t];
+  entries.resize(pending.size());
+  // offsets[t] doubles as tile t's write cursor, then is restored by the shift below.
+  for (const Pending& p : pending) entries[offsets[static_cast<std::size_t>(p.ty) * grid_x + p.tx]++] = p.entry;
+  for (std::size_t t = tiles; t > 0; --t) offsets[t] = offsets[t - 1];
+  offsets[0] = 0;
+  pending.clear();
+}
+
+void Chunk::reset() {
+  clears.clear();
+  triangles.clear();
+  texcoord_planes.clear();
+  lines.clear();
+  points.clear();
+  pending.clear();
+  entries.clear();
+  offsets.clear();
+  tiles_x = tiles_y = 0;
+  stats = {};
+}
+
+void Renderer::Scene::ensure_grid(std::int32_t width, std::int32_t height) {
+  tiles_x = std::max(tiles_x, (width + kTileSize - 1) / kTileSize);
+  tiles_y = std::max(tiles_y, (height + kTileSize - 1) / kTileSize);
+}
+
+Chunk& Renderer::Scene::acquire() {
+  if (used == chunks.size()) chunks.push_back(std::make_unique<Chunk>());
+  Chunk& c = *chunks[used++];
+  c.reset();
+  return c;
+}
+
+Chunk& Renderer::Scene::open_chunk() {
+  if (open == nullptr) open = &acquire();
+  return *open;
+}
+
+void Renderer::Scene::close_open() {
+  if (open == nullptr) return;
+  open->close(tiles_x, tiles_y);
+  primitives += open->primitives();
+  open = nullptr;
+}
+
+namespace {
+struct FlushContext {
+  const Renderer::Scene* scene;
+  std::vector<TileCounters>* counters;
+};
+// Runs on a worker: every chunk's entries for tile i, in chunk order.
+void run_tile(void* ctx, std::size_t i) {
+  auto* c = static_cast<FlushContext*>(ctx);
+  const std::int32_t tx = static_cast<std::int32_t>(i % c->scene->tiles_x);
+  const std::int32_t ty = static_cast<std::int32_t>(i / c->scene->tiles_x);
+  rasterize_tile(*c->scene, tx, ty, (*c->counters)[i]);
+}
+}  // namespace
+
+void Renderer::Scene::render() {
+  close_open();
+  const std::size_t tiles = static_cast<std::size_t>(tiles_x) * static_cast<std::size_t>(tiles_y);
+  if (used > 0 && tiles > 0) {
+    tile_counters.assign(tiles, TileCounters{});
+    FlushContext ctx{this, &tile_counters};
+    for_each_tile(threads, host, tiles, run_tile, &ctx);
+    for (const TileCounters& c : tile_counters) {
+      stats.pixels_shaded += c.pixels;
+      stats.tiles_rasterized += c.entries ? 1 : 0;
+    }
+  }
+  for (std::size_t i = 0; i < used; ++i) {
+    const RendererStats& s = chunks[i]->stats;
+    stats.triangles_binned += s.triangles_binned;
+    stats.triangles_culled += s.triangles_culled;
+    stats.primitives_rejected += s.primitives_rejected;
+    for (std::size_t k = 0; k < kKernelKeyCount; ++k) stats.kernel_triangles[k] += s.kernel_triangles[k];
+    chunks[i]->reset();
+  }
+  used = 0;
+  primitives = 0;
+}
+
+Renderer::Renderer(unsigned threads, HostExecutor host) : scene_(std::make_unique<Scene>(threads, host)) {}
+Renderer::~Renderer() = default;
+
+const RendererStats& Renderer::stats() const noexcept { return scene_->stats; }
+
+// Both invalidate the per-state kernel lookup, so the next draw picks the new choice.
+void Renderer::set_generic_kernels(bool generic) noexcept {
+  scene_->generic_kernels = generic;
+  scene_->fast_state = nullptr;
+}
+void Renderer::set_isa(Isa isa) noexcept {
+  scene_->isa = isa;
+  scene_->fast_state = nullptr;
+}
+Isa Renderer::isa() const noexcept { return scene_->isa; }
+
+void Renderer::flush() {
+  Scene& scene = *scene_;
+  scene.render();
+  // The draw states die after the flush (renderer.h): forget what was looked up about them.
+  scene.fast_draws.clear();
+  scene.fast_state = nullptr;
+  scene.fast_draw = nullptr;
+}
+
+}  // namespace dp2::raster
