@@ -122,6 +122,9 @@ void Renderer::set_isa(Isa isa) noexcept {
   scene_->fast_state = nullptr;
 }
 Isa Renderer::isa() const noexcept { return scene_->isa; }
+void Renderer::set_scene_primitive_budget(std::size_t primitives) noexcept {
+  scene_->primitive_budget = std::max<std::size_t>(primitives, 1);
+}
 
 void Renderer::flush() {
   Scene& scene = *scene_;

@@ -157,6 +157,7 @@ struct Renderer::Scene {
   std::size_t used = 0;
   Chunk* open = nullptr;
   std::size_t primitives = 0;  // in closed chunks
+  std::size_t primitive_budget = Renderer::kDefaultScenePrimitiveBudget;
   // The tile grid covers every target drawn since the last flush.
   std::int32_t tiles_x = 0, tiles_y = 0;
   RendererStats stats;

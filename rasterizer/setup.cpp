@@ -294,11 +294,9 @@ void set_up_range(Chunk& chunk, const DrawJob& job, std::size_t first, std::size
 // counting sort over the tile grid, a task) vanish, small enough that a million-triangle
 // draw splits into dozens of chunks for the workers to balance.
 constexpr std::size_t kChunkPrimitives = 16384;
-// Chunks set up per parallel round; between rounds the scene may flush (below).
+// Chunks set up per parallel round at most; between rounds the scene may flush when it
+// holds more than its primitive budget.
 constexpr std::size_t kChunksPerRound = 16;
-// A scene holding more primitives than this rasterizes what it has and carries on, so a
-// huge draw never holds more than about this many set-up primitives (~200 bytes each).
-constexpr std::size_t kScenePrimitiveBudget = std::size_t{1} << 19;
 
 struct SetupRound {
   const DrawJob* job;
@@ -341,19 +339,20 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
                     primitive_count, vertices, indices,        edge_flags};
   if (job.count <= kChunkPrimitives) {
     set_up_range(scene.open_chunk(), job, 0, job.count);
-    if (scene.primitives + scene.open->primitives() > kScenePrimitiveBudget) scene.render();
+    if (scene.primitives + scene.open->primitives() > scene.primitive_budget) scene.render();
     return;
   }
   // A large draw: rounds of chunks set up in parallel, in primitive order.
   scene.close_open();
-  for (std::size_t first = 0; first < job.count; first += kChunksPerRound * kChunkPrimitives) {
+  // A round fits the budget where it can, so the scene flushes between rounds.
+  const std::size_t per_round = std::clamp<std::size_t>(scene.primitive_budget / kChunkPrimitives, 1, kChunksPerRound);
+  for (std::size_t first = 0; first < job.count; first += per_round * kChunkPrimitives) {
     SetupRound round{&job, {}, first, scene.tiles_x, scene.tiles_y};
-    const std::size_t chunks =
-        std::min(kChunksPerRound, (job.count - first + kChunkPrimitives - 1) / kChunkPrimitives);
+    const std::size_t chunks = std::min(per_round, (job.count - first + kChunkPrimitives - 1) / kChunkPrimitives);
     for (std::size_t i = 0; i < chunks; ++i) round.chunks[i] = &scene.acquire();
     for_each_tile(scene.threads, scene.host, chunks, run_setup, &round);
     for (std::size_t i = 0; i < chunks; ++i) scene.primitives += round.chunks[i]->primitives();
-    if (scene.primitives > kScenePrimitiveBudget) scene.render();
+    if (scene.primitives > scene.primitive_budget) scene.render();
   }
 }
 

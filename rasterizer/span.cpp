@@ -151,19 +151,17 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
   return (depth ? 1u : 0u) | (out.stage ? 2u : 0u) | (s.blend ? 4u : 0u);
 }
 
-const BlockKernelTable& block_kernels(Isa isa) {
-  const BlockKernelTable* avx2 = block_kernels_avx2();
-  const BlockKernelTable* sse41 = block_kernels_sse41();
+Isa resolve_isa(Isa requested) noexcept {
   const Isa best = best_isa();
-  switch (isa) {
-    case Isa::kScalar: return *block_kernels_scalar();
-    case Isa::kSse41: if (sse41 && best >= Isa::kSse41) return *sse41; break;
-    case Isa::kAvx2: if (avx2 && best >= Isa::kAvx2) return *avx2; break;
-    case Isa::kAuto: break;
+  return requested == Isa::kAuto || requested > best ? best : requested;
+}
+
+const BlockKernelTable& block_kernels(Isa isa) {
+  switch (resolve_isa(isa)) {
+    case Isa::kAvx2: return *block_kernels_avx2();
+    case Isa::kSse41: return *block_kernels_sse41();
+    default: return *block_kernels_scalar();
   }
-  if (avx2 && best >= Isa::kAvx2) return *avx2;
-  if (sse41 && best >= Isa::kSse41) return *sse41;
-  return *block_kernels_scalar();
 }
 
 Isa best_isa() noexcept {

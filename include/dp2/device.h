@@ -46,6 +46,9 @@ struct SurfaceDesc {
   DWORD color_key = 0;
 };
 
+// Mirrors the rasterizer's instruction-set choice (dp2raster Isa).
+enum class SimdTarget : std::uint8_t { kAuto, kScalar, kSse41, kAvx2 };
+
 struct DeviceDesc {
   // A transform-and-lighting device accepts untransformed vertices (D3DFVF_XYZ, normals).
   // Fixed at creation; the non-TnL device keeps the D3dDrawPrimitives2 FVF rule.
@@ -60,6 +63,10 @@ struct DeviceDesc {
   std::uint64_t system_memory_budget = 0;
   // Threads the rasterizer uses per buffer (0 = one per core). Images do not depend on it.
   unsigned render_threads = 0;
+  // The instruction set of the rasterizer's SIMD kernels: kAuto picks the best the CPU
+  // runs; a forced one the CPU lacks falls back to the best it has. Images do not depend
+  // on it (tests force each and compare).
+  SimdTarget simd = SimdTarget::kAuto;
   // The host's thread pool (an emulator's own workers). When set, the rasterizer's tiles
   // run through it instead of dp2's TBB arena: parallel_for(user, count, task, task_context)
   // must call task(task_context, i) for every i in [0, count) and return when all have.
@@ -111,6 +118,12 @@ using UnknownCommandCallback =
     std::function<HRESULT(std::span<const std::byte> command, std::size_t& consumed)>;
 
 // Counters the caller can read to see what the driver did with what it was sent.
+// Kernel keys in Diagnostics::kernel_triangles: eight SIMD block-kernel variants (bit 0
+// depth test, bit 1 texture stage, bit 2 blending), then the scalar pipeline for every
+// other state.
+inline constexpr std::size_t kKernelKeyCount = 9;
+const char* kernel_key_name(std::size_t key) noexcept;
+
 struct Diagnostics {
   std::uint64_t commands[256] = {};               // commands executed, by opcode
   std::uint64_t commands_not_rendered[256] = {};  // kept as state / recorded, no effect on pixels yet
@@ -129,6 +142,10 @@ struct Diagnostics {
   std::uint32_t last_render_cb_sequence = 0;
   std::uint32_t last_marker_log_type = 0;
   std::uint64_t primitives_rejected = 0; // NaN / infinite / beyond the guard band
+  // Triangles set up per pixel-pipeline kernel key (kernel_key_name), and the instruction
+  // set the SIMD kernels run on ("scalar", "sse4.1", "avx2").
+  std::uint64_t kernel_triangles[kKernelKeyCount] = {};
+  const char* simd = "";
   // One line per feature the stream used that the back end does not honour yet.
   std::vector<std::string> not_rendered() const;
 };

@@ -99,7 +99,16 @@ typedef struct dp2_device_desc {
   uint32_t render_threads;
   /* Optional (NULL = dp2's own); copied at creation, its context must outlive the device. */
   const dp2_executor* executor;
+  /* The SIMD kernels' instruction set, DP2_SIMD_*: AUTO (0) picks the best the CPU runs;
+   * images do not depend on it. Read only when size covers it (added in dp2 0.2). */
+  uint32_t simd;
 } dp2_device_desc;
+
+/* dp2_device_desc.simd */
+#define DP2_SIMD_AUTO 0u
+#define DP2_SIMD_SCALAR 1u
+#define DP2_SIMD_SSE41 2u
+#define DP2_SIMD_AVX2 3u
 
 /* desc may be NULL (defaults: owned 256 MiB video memory, one thread per core). */
 DP2_API dp2_result dp2_device_create(const dp2_device_desc* desc, dp2_device** out_device);

@@ -133,7 +133,10 @@ const char* dp2_version_string(void) { return DP2_VERSION_STRING; }
 dp2_result dp2_device_create(const dp2_device_desc* desc, dp2_device** out_device) {
   if (!out_device) return DP2_E_INVALIDARG;
   *out_device = nullptr;
-  if (desc && !sized(desc)) return DP2_E_INVALIDARG;
+  // 0.1's desc ended before `simd`; it is still accepted at that size.
+  const bool has_simd = desc && desc->size == sizeof *desc;
+  if (desc && !has_simd && desc->size != offsetof(dp2_device_desc, simd)) return DP2_E_INVALIDARG;
+  if (has_simd && desc->simd > DP2_SIMD_AVX2) return DP2_E_INVALIDARG;
   if (desc && desc->executor && (!sized(desc->executor) || !desc->executor->parallel_for)) return DP2_E_INVALIDARG;
   // The embedder's block needs its size; an owned segment of 0 bytes means the default.
   if (desc && desc->video_memory && desc->video_memory_size == 0) return DP2_E_INVALIDARG;
@@ -147,6 +150,7 @@ dp2_result dp2_device_create(const dp2_device_desc* desc, dp2_device** out_devic
         d.video_memory = {static_cast<std::byte*>(desc->video_memory), static_cast<std::size_t>(desc->video_memory_size)};
       if (desc->video_memory_size) d.video_memory_size = desc->video_memory_size;
       d.render_threads = desc->render_threads;
+      if (has_simd) d.simd = static_cast<dp2::SimdTarget>(desc->simd);
       if (desc->executor) {
         wrapper->executor = *desc->executor;
         if (!attach_executor(d, &wrapper->executor)) return DP2_E_NOTIMPL;

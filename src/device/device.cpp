@@ -13,6 +13,19 @@
 
 namespace dp2 {
 
+namespace {
+// DeviceDesc::simd in the rasterizer's terms (the enums mirror each other).
+raster::Isa to_raster_isa(SimdTarget t) {
+  static_assert(static_cast<int>(SimdTarget::kAvx2) == static_cast<int>(raster::Isa::kAvx2));
+  return t <= SimdTarget::kAvx2 ? static_cast<raster::Isa>(t) : raster::Isa::kAuto;
+}
+}  // namespace
+
+const char* kernel_key_name(std::size_t key) noexcept {
+  static_assert(kKernelKeyCount == raster::kKernelKeyCount);
+  return raster::kernel_key_name(key);
+}
+
 namespace detail {
 
 namespace {
@@ -29,7 +42,8 @@ DeviceImpl::DeviceImpl(const DeviceDesc& device_desc)
       memory(segments_for(device_desc), fences),
       surfaces(memory),
       gpu(memory, device_desc.render_threads,
-          raster::HostExecutor{device_desc.executor_user, device_desc.executor_parallel_for}) {
+          raster::HostExecutor{device_desc.executor_user, device_desc.executor_parallel_for},
+          to_raster_isa(device_desc.simd)) {
   fences.gpu = &gpu;
   memory.set_system_budget(device_desc.system_memory_budget);
 }
@@ -263,6 +277,8 @@ Diagnostics Device::diagnostics() const {
   d.state_values_out_of_range += c.state_values_out_of_range.load();
   d.primitives_rejected += c.primitives_rejected.load();
   d.buffers_executed += c.buffers_executed.load();
+  for (std::size_t k = 0; k < kKernelKeyCount; ++k) d.kernel_triangles[k] += c.kernel_triangles[k].load();
+  d.simd = raster::isa_name(raster::resolve_isa(to_raster_isa(impl_->desc.simd)));
   return d;
 }
 

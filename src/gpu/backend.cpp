@@ -69,13 +69,17 @@ std::uint32_t resolve_surface(const DP2GPU_SURFACE& s, memory::VideoMemory& memo
 
 }  // namespace
 
-Backend::Backend(unsigned threads, raster::HostExecutor host)
-    : host_(host), renderer_(std::make_unique<raster::Renderer>(threads, host)) {
+Backend::Backend(unsigned threads, raster::HostExecutor host, raster::Isa isa)
+    : host_(host), isa_(isa), renderer_(std::make_unique<raster::Renderer>(threads, host)) {
+  renderer_->set_isa(isa_);
   state::StateBlock defaults;
   state::update_derived(defaults, default_key_, default_uniforms_);
 }
 
-void Backend::set_threads(unsigned threads) { renderer_ = std::make_unique<raster::Renderer>(threads, host_); }
+void Backend::set_threads(unsigned threads) {
+  renderer_ = std::make_unique<raster::Renderer>(threads, host_);
+  renderer_->set_isa(isa_);
+}
 
 void Backend::set_state(std::span<const std::byte> p, memory::VideoMemory& memory, BackendCounters& counters) {
   DP2GPU_SET_STATE st;
@@ -329,7 +333,7 @@ void Backend::draw(std::span<const std::byte> p, BackendCounters& counters) {
 void Backend::execute(std::span<const std::byte> commands, memory::VideoMemory& memory, BackendCounters& counters) {
   current_ = nullptr;
   tnl_.reset();
-  const std::uint64_t rejected_before = renderer_->stats().primitives_rejected;
+  const raster::RendererStats before = renderer_->stats();
   for_each_command(commands, [&](std::uint32_t op, std::span<const std::byte> payload) {
     switch (op) {
       case DP2GPU_OP_SET_STATE: set_state(payload, memory, counters); break;
@@ -343,7 +347,11 @@ void Backend::execute(std::span<const std::byte> commands, memory::VideoMemory& 
     }
   });
   renderer_->flush();
-  counters.primitives_rejected.fetch_add(renderer_->stats().primitives_rejected - rejected_before, std::memory_order_relaxed);
+  const raster::RendererStats& after = renderer_->stats();
+  counters.primitives_rejected.fetch_add(after.primitives_rejected - before.primitives_rejected, std::memory_order_relaxed);
+  for (std::size_t k = 0; k < raster::kKernelKeyCount; ++k)
+    counters.kernel_triangles[k].fetch_add(after.kernel_triangles[k] - before.kernel_triangles[k],
+                                           std::memory_order_relaxed);
   counters.buffers_executed.fetch_add(1, std::memory_order_relaxed);
   states_.clear();
   textures_.clear();

@@ -28,11 +28,12 @@ struct BackendCounters {
   std::atomic<std::uint64_t> state_values_out_of_range{0};
   std::atomic<std::uint64_t> primitives_rejected{0};
   std::atomic<std::uint64_t> buffers_executed{0};
+  std::atomic<std::uint64_t> kernel_triangles[raster::kKernelKeyCount] = {};
 };
 
 class Backend {
  public:
-  explicit Backend(unsigned threads = 0, raster::HostExecutor host = {});
+  explicit Backend(unsigned threads = 0, raster::HostExecutor host = {}, raster::Isa isa = raster::Isa::kAuto);
   void set_threads(unsigned threads);
   // Executes a buffer that validate_submission accepted and patching completed.
   void execute(std::span<const std::byte> commands, memory::VideoMemory& memory, BackendCounters& counters);
@@ -43,6 +44,7 @@ class Backend {
   void draw(std::span<const std::byte> payload, BackendCounters& counters);
 
   raster::HostExecutor host_;
+  raster::Isa isa_;
   std::unique_ptr<raster::Renderer> renderer_;
   state::PipelineKey default_key_;  // SET_STATE with key_size / uniforms_size 0
   state::DrawUniforms default_uniforms_;

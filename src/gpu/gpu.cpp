@@ -25,8 +25,8 @@ void patch(Submission& s, const std::vector<memory::GpuAddress>& addresses) {
   }
 }
 
-Gpu::Gpu(memory::VideoMemory& memory, unsigned render_threads, raster::HostExecutor host)
-    : memory_(memory), backend_(render_threads, host), worker_([this] { run(); }) {}
+Gpu::Gpu(memory::VideoMemory& memory, unsigned render_threads, raster::HostExecutor host, raster::Isa isa)
+    : memory_(memory), backend_(render_threads, host, isa), worker_([this] { run(); }) {}
 
 Gpu::~Gpu() {
   {

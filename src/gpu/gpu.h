@@ -41,7 +41,8 @@ void patch(Submission& submission, const std::vector<memory::GpuAddress>& addres
 
 class Gpu final : public memory::FenceSource {
  public:
-  Gpu(memory::VideoMemory& memory, unsigned render_threads, raster::HostExecutor host = {});
+  Gpu(memory::VideoMemory& memory, unsigned render_threads, raster::HostExecutor host = {},
+      raster::Isa isa = raster::Isa::kAuto);
   ~Gpu() override;
   Gpu(const Gpu&) = delete;
   Gpu& operator=(const Gpu&) = delete;

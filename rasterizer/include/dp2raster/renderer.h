@@ -21,6 +21,9 @@ namespace dp2::raster {
 // same bytes; kAuto picks the best the CPU runs.
 enum class Isa : std::uint8_t { kAuto, kScalar, kSse41, kAvx2 };
 Isa best_isa() noexcept;
+// The instruction set the kernels use when `requested` is asked for (kAuto or one the CPU
+// lacks: the best it has).
+Isa resolve_isa(Isa requested) noexcept;
 const char* isa_name(Isa isa) noexcept;
 
 // Kernel keys counted in RendererStats::kernel_triangles: the eight SIMD block-kernel
@@ -88,6 +91,12 @@ class Renderer {
   // falls back to the best it can. Takes effect at the next draw.
   void set_isa(Isa isa) noexcept;
   Isa isa() const noexcept;
+
+  // Set-up primitives a scene holds before it rasterizes what it has and carries on
+  // (default kDefaultScenePrimitiveBudget, ~200 bytes each): the bound on the scene's
+  // memory whatever the size of a draw. Images do not depend on it.
+  static constexpr std::size_t kDefaultScenePrimitiveBudget = std::size_t{1} << 19;
+  void set_scene_primitive_budget(std::size_t primitives) noexcept;
 
   struct Scene;  // the rasterizer room's own (scene.h)
 
