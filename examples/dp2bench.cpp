@@ -201,16 +201,29 @@ struct Result {
   std::optional<double> rate;  // empty: not run or failed
   std::string error;
   std::vector<std::byte> image;  // the warm-up frame, top row first, BGRX
+  std::string simd;              // the instruction set dp2's kernels ran on
+  std::string kernel;            // the kernel key that set up the most triangles
 };
+
+// What the device's diagnostics say ran: the SIMD target and the busiest kernel key.
+void note_kernels(dp2::Device& device, Result& res) {
+  const dp2::Diagnostics d = device.diagnostics();
+  res.simd = d.simd;
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < dp2::kKernelKeyCount; ++k)
+    if (d.kernel_triangles[k] > d.kernel_triangles[best]) best = k;
+  res.kernel = d.kernel_triangles[best] ? dp2::kernel_key_name(best) : "-";
+}
 
 using Clock = std::chrono::steady_clock;
 
 // ---------------------------------------------------------------------------- dp2 side
 
-Result run_dp2_scene(const Scene& s, unsigned threads, int frames, double min_drawn) {
+Result run_dp2_scene(const Scene& s, unsigned threads, dp2::SimdTarget simd, int frames, double min_drawn) {
   Result res;
   dp2::DeviceDesc device_desc;
   device_desc.render_threads = threads;
+  device_desc.simd = simd;
   dp2::Device device(device_desc);
   if (device.create_surface(kTarget, {dp2::SurfaceKind::kRenderTarget, D3DFMT_X8R8G8B8, kWidth, kHeight}) != D3D_OK ||
       device.create_surface(kDepth, {dp2::SurfaceKind::kDepthStencil, D3DFMT_D24S8, kWidth, kHeight}) != D3D_OK) {
@@ -292,13 +305,15 @@ Result run_dp2_scene(const Scene& s, unsigned threads, int frames, double min_dr
     }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count() / frames;
   res.rate = s.unit == Unit::kFps ? 1.0 / seconds : s.work_per_frame / seconds / 1e6;
+  note_kernels(device, res);
   return res;
 }
 
-Result run_dp2_demo(unsigned threads, int frames) {
+Result run_dp2_demo(unsigned threads, dp2::SimdTarget simd, int frames) {
   Result res;
   dp2::DeviceDesc device_desc;
   device_desc.render_threads = threads;
+  device_desc.simd = simd;
   dp2::Device device(device_desc);
   ULONG_PTR context = 0;
   if (!demo::create(device, context)) {
@@ -346,6 +361,7 @@ Result run_dp2_demo(unsigned threads, int frames) {
     }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count() / frames;
   res.rate = 1.0 / seconds;
+  note_kernels(device, res);
   return res;
 }
 
@@ -657,7 +673,9 @@ int main(int argc, char** argv) {
                  "timed frames per workload (default: 10 for W1-W3 and demo, 3 for W4, 5 for W5), after one untimed "
                  "warm-up frame")
       ->check(CLI::Range(1, 100000));
-  app.add_option("--isa", isa, "instruction set: scalar, sse41, avx2, auto (no effect yet: dp2 has only a scalar path)")
+  app.add_option("--isa", isa,
+                 "instruction set of dp2's SIMD kernels: scalar, sse41, avx2 or auto (the best this CPU runs; a "
+                 "target the CPU lacks falls back to the best it has — the isa column says what ran)")
       ->check(CLI::IsMember({"scalar", "sse41", "avx2", "auto"}))
       ->capture_default_str();
   app.add_flag("--csv", csv, "print CSV instead of a table");
@@ -667,11 +685,10 @@ int main(int argc, char** argv) {
   if (workload == "DEMO") workload = "demo";
   if (workload == "ALL") workload = "all";
 
-  // Notes go to stderr so that --csv output on stdout stays machine-readable.
-  if (isa != "auto" && isa != "scalar")
-    std::fprintf(stderr, "note: --isa %s has no effect yet: dp2 has only its scalar path\n", isa.c_str());
-  else if (isa == "scalar")
-    std::fprintf(stderr, "note: --isa scalar: dp2 has only its scalar path, which is what runs anyway\n");
+  const dp2::SimdTarget simd = isa == "scalar"  ? dp2::SimdTarget::kScalar
+                               : isa == "sse41" ? dp2::SimdTarget::kSse41
+                               : isa == "avx2"  ? dp2::SimdTarget::kAvx2
+                                                : dp2::SimdTarget::kAuto;
 
   bool llvmpipe = !no_llvmpipe;
 #ifdef DP2BENCH_HAVE_OSMESA
@@ -702,10 +719,10 @@ int main(int argc, char** argv) {
 
   if (csv)
     std::printf("workload,unit,dp2_rate,llvmpipe_rate,ratio_dp2_over_llvmpipe,threads,frames,peak_rss_mb,"
-                "image_mean_abs_diff\n");
+                "image_mean_abs_diff,isa,kernel\n");
   else
-    std::printf("%-5s %-9s %10s %10s %8s %7s %6s %11s %9s\n", "name", "unit", "dp2", "llvmpipe", "ratio", "threads",
-                "frames", "peakRSS_MB", "img_diff");
+    std::printf("%-5s %-9s %10s %10s %8s %7s %6s %11s %9s %-7s %s\n", "name", "unit", "dp2", "llvmpipe", "ratio",
+                "threads", "frames", "peakRSS_MB", "img_diff", "isa", "kernel");
   int status = 0;
   for (const Entry& e : entries) {
     if (workload != "all" && workload != e.name) continue;
@@ -724,7 +741,7 @@ int main(int argc, char** argv) {
     }
     // W4's tiny triangles leave gaps and overlap: a lower bar for "plausible".
     const double min_drawn = std::string(e.name) == "W4" ? 0.5 : 0.9;
-    Result d = is_demo ? run_dp2_demo(threads, n) : run_dp2_scene(*scene, threads, n, min_drawn);
+    Result d = is_demo ? run_dp2_demo(threads, simd, n) : run_dp2_scene(*scene, threads, simd, n, min_drawn);
     Result g;
 #ifdef DP2BENCH_HAVE_OSMESA
     if (llvmpipe && gl) g = is_demo ? run_gl_demo(*gl, n) : run_gl_scene(*gl, *scene, n, min_drawn);
@@ -743,12 +760,13 @@ int main(int argc, char** argv) {
     if (!d.image.empty() && !g.image.empty()) diff = mean_diff(d.image, g.image);
     const double rss = peak_rss_mb();
     if (csv)
-      std::printf("%s,%s,%s,%s,%s,%u,%d,%.1f,%s\n", e.name, unit_name(unit), fmt(d.rate, "%.4f").c_str(),
+      std::printf("%s,%s,%s,%s,%s,%u,%d,%.1f,%s,%s,%s\n", e.name, unit_name(unit), fmt(d.rate, "%.4f").c_str(),
                   fmt(g.rate, "%.4f").c_str(), fmt(ratio, "%.4f").c_str(), threads, n, rss,
-                  fmt(diff, "%.2f").c_str());
+                  fmt(diff, "%.2f").c_str(), d.simd.c_str(), d.kernel.c_str());
     else
-      std::printf("%-5s %-9s %10s %10s %8s %7u %6d %11.1f %9s\n", e.name, unit_name(unit), fmt(d.rate).c_str(),
-                  fmt(g.rate).c_str(), fmt(ratio, "%.3f").c_str(), threads, n, rss, fmt(diff, "%.1f").c_str());
+      std::printf("%-5s %-9s %10s %10s %8s %7u %6d %11.1f %9s %-7s %s\n", e.name, unit_name(unit),
+                  fmt(d.rate).c_str(), fmt(g.rate).c_str(), fmt(ratio, "%.3f").c_str(), threads, n, rss,
+                  fmt(diff, "%.1f").c_str(), d.simd.c_str(), d.kernel.c_str());
     std::fflush(stdout);
   }
   return status;
