@@ -127,7 +127,16 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
       return kKernelGeneric;
     if (st.result_arg != kArgCurrent) return kKernelGeneric;
     if (!prepare_texture(st, out)) return kKernelGeneric;
-    out.stage = true;
+    // A stage that selects CURRENT or DIFFUSE for colour and alpha (or disables alpha)
+    // leaves the pixel as it was: SELECTARG clamps, and the pipeline clamps again after
+    // the stages, so dropping it changes no bit and spares the kernel the stage.
+    const auto passes_diffuse = [](TextureOp op, const std::array<std::uint8_t, 3>& arg) {
+      const std::uint8_t selected = op == TextureOp::kSelectArg1 ? arg[1] : op == TextureOp::kSelectArg2 ? arg[2] : 0xFF;
+      return selected == kArgDiffuse || selected == kArgCurrent;
+    };
+    const bool identity = passes_diffuse(st.color_op, st.color_arg) &&
+                          (st.alpha_op == TextureOp::kDisable || passes_diffuse(st.alpha_op, st.alpha_arg));
+    out.stage = !identity;
     out.color_op = st.color_op;
     out.alpha_op = st.alpha_op;
     out.color_arg1 = st.color_arg[1] == kArgCurrent ? kArgDiffuse : st.color_arg[1];

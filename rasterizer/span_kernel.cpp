@@ -14,6 +14,10 @@
 #include "simd/simd.h"
 #include "span.h"
 
+// The helpers below are always inlined into the kernels: each is a few instructions on
+// eight lanes, and a call per block would cost more than the work.
+#define DP2_INLINE [[gnu::always_inline]] inline
+
 namespace dp2::raster {
 namespace DP2_SIMD_NS {
 namespace {
@@ -35,10 +39,10 @@ struct Color8 {
 };
 
 // (ref + dx·fx) + dy·fy (scene.h: Plane::at, spelt out: see the top of this file).
-F8 plane_at(const Plane& p, F8 fx, F8 fy) { return (splat(p.ref) + splat(p.dx) * fx) + splat(p.dy) * fy; }
+DP2_INLINE F8 plane_at(const Plane& p, F8 fx, F8 fy) { return (splat(p.ref) + splat(p.dx) * fx) + splat(p.dy) * fy; }
 
 // std::clamp(v, lo, hi) = v < lo ? lo : (hi < v ? hi : v); NaN passes through.
-F8 clamp_std(F8 v, F8 lo, F8 hi) {
+DP2_INLINE F8 clamp_std(F8 v, F8 lo, F8 hi) {
   const F8 t = select(cmp_lt(v, lo), lo, v);
   return select(cmp_lt(hi, t), hi, t);
 }
@@ -51,37 +55,33 @@ struct Block32 {
   bool whole;
 };
 
-Block32 block_at(std::byte* base, std::uint32_t pitch, std::int32_t x, std::int32_t y, bool whole) {
+DP2_INLINE Block32 block_at(std::byte* base, std::uint32_t pitch, std::int32_t x, std::int32_t y, bool whole) {
   std::byte* r0 = base + static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x) * 4;
   return {r0, r0 + pitch, whole};
 }
 
-I8 load_block(const Block32& b, int covered) {
+DP2_INLINE I8 load_block(const Block32& b, int covered) {
+  if (b.whole) return load_rows(b.row0, b.row1);
   alignas(32) std::uint32_t v[8] = {};
-  if (b.whole) {
-    std::memcpy(v, b.row0, 16);
-    std::memcpy(v + 4, b.row1, 16);
-  } else {
+  {
     for (int i = 0; i < 8; ++i)
       if (covered & (1 << i)) std::memcpy(v + i, (i < 4 ? b.row0 : b.row1) + (i & 3) * 4, 4);
   }
   return load_i(v);
 }
 
-void store_block(const Block32& b, int covered, I8 value) {
+DP2_INLINE void store_block(const Block32& b, int covered, I8 value) {
+  if (b.whole) return store_rows(b.row0, b.row1, value);
   alignas(32) std::uint32_t v[8];
   store_i(v, value);
-  if (b.whole) {
-    std::memcpy(b.row0, v, 16);
-    std::memcpy(b.row1, v + 4, 16);
-  } else {
+  {
     for (int i = 0; i < 8; ++i)
       if (covered & (1 << i)) std::memcpy((i < 4 ? b.row0 : b.row1) + (i & 3) * 4, v + i, 4);
   }
 }
 
 // compare() of pixel.cpp on values below 2^31.
-I8 compare(Compare func, I8 a, I8 b) {
+DP2_INLINE I8 compare(Compare func, I8 a, I8 b) {
   switch (func) {
     case Compare::kNever: return splat_i(0);
     case Compare::kLess: return cmp_gt(b, a);
@@ -95,7 +95,7 @@ I8 compare(Compare func, I8 a, I8 b) {
   return splat_i(-1);
 }
 
-F8 unorm8(I8 raw, int shift) {
+DP2_INLINE F8 unorm8(I8 raw, int shift) {
   const I8 q = shift == 0 ? raw & splat_i(0xFF)
                : shift == 8 ? shr<8>(raw) & splat_i(0xFF)
                : shift == 16 ? shr<16>(raw) & splat_i(0xFF)
@@ -104,38 +104,41 @@ F8 unorm8(I8 raw, int shift) {
 }
 
 // decode_raw for A8R8G8B8 / X8R8G8B8.
-Color8 decode_argb(I8 raw, bool alpha) {
+DP2_INLINE Color8 decode_argb(I8 raw, bool alpha) {
   return {unorm8(raw, 16), unorm8(raw, 8), unorm8(raw, 0), alpha ? unorm8(raw, 24) : splat(1.0f)};
 }
 
-// quantize() of a channel already in [0, 1]: floor(c·255 + 0.5 + 0), then as an integer.
-I8 quantize8(F8 c) { return truncate(floor((c * splat(kUnorm8Max) + splat(kRoundHalf)) + splat(0.0f))); }
+// quantize() of a channel already in [0, 1] (formats.cpp): floor(c·255 + 0.5 + dither)
+// with dither 0. Adding +0 changes no value here (x ≥ 0.5), and for x ≥ 0 truncation is
+// floor, so one conversion does it.
+DP2_INLINE I8 quantize8(F8 c) { return truncate(c * splat(kUnorm8Max) + splat(kRoundHalf)); }
 
-// encode_color for A8R8G8B8 / X8R8G8B8 without dither.
-I8 encode_argb(const Color8& c, bool alpha) {
-  const I8 rgb = shl<16>(quantize8(clamp01(c.r))) | shl<8>(quantize8(clamp01(c.g))) | quantize8(clamp01(c.b));
-  return rgb | (alpha ? shl<24>(quantize8(clamp01(c.a))) : splat_i(static_cast<std::int32_t>(0xFF000000u)));
+// encode_color for A8R8G8B8 / X8R8G8B8 without dither, of a colour already in [0, 1]
+// (put() clamps again; clamping twice changes nothing).
+DP2_INLINE I8 encode_argb(const Color8& c, bool alpha) {
+  const I8 rgb = shl<16>(quantize8(c.r)) | shl<8>(quantize8(c.g)) | quantize8(c.b);
+  return rgb | (alpha ? shl<24>(quantize8(c.a)) : splat_i(static_cast<std::int32_t>(0xFF000000u)));
 }
 
 // sampler.cpp: finite_coord(x) — NaN reads 0, then clamped to ±2^30.
-F8 finite_coord(F8 x) {
+DP2_INLINE F8 finite_coord(F8 x) {
   x = select(is_nan(x), splat(0.0f), x);
   return clamp_std(x, splat(-kMaxTexelCoord), splat(kMaxTexelCoord));
 }
 
-I8 address(I8 i, std::int32_t n, bool wrap) {
+DP2_INLINE I8 address(I8 i, std::int32_t n, bool wrap) {
   return wrap ? i & splat_i(n - 1) : min(max(i, splat_i(0)), splat_i(n - 1));
 }
 
-F8 lerp(F8 a, F8 b, F8 t) { return a * (splat(1.0f) - t) + b * t; }
-Color8 lerp(const Color8& a, const Color8& b, F8 t) { return {lerp(a.r, b.r, t), lerp(a.g, b.g, t), lerp(a.b, b.b, t), lerp(a.a, b.a, t)}; }
+DP2_INLINE F8 lerp(F8 a, F8 b, F8 t) { return a * (splat(1.0f) - t) + b * t; }
+DP2_INLINE Color8 lerp(const Color8& a, const Color8& b, F8 t) { return {lerp(a.r, b.r, t), lerp(a.g, b.g, t), lerp(a.b, b.b, t), lerp(a.a, b.a, t)}; }
 
-Color8 fetch(const FastDraw& d, I8 x, I8 y) {
+DP2_INLINE Color8 fetch(const FastDraw& d, I8 x, I8 y) {
   return decode_argb(gather(d.texels, mul_lo(y, splat_i(static_cast<std::int32_t>(d.texel_pitch))) + x), d.tex_alpha);
 }
 
 // sample_level() for one level, 32-bit ARGB, WRAP (power of two) or CLAMP, no key/border.
-Color8 sample(const FastDraw& d, F8 u, F8 v) {
+DP2_INLINE Color8 sample(const FastDraw& d, F8 u, F8 v) {
   const F8 fw = splat(static_cast<float>(d.tex_width)), fh = splat(static_cast<float>(d.tex_height));
   if (!d.tex_linear) {
     const I8 ix = truncate(floor(finite_coord(u * fw))), iy = truncate(floor(finite_coord(v * fh)));
@@ -152,7 +155,7 @@ Color8 sample(const FastDraw& d, F8 u, F8 v) {
 }
 
 // select_arg() for the selectors prepare_fast_draw admits (no modifiers).
-const Color8& argument(std::uint8_t arg, const Color8& diffuse, const Color8& texture, const Color8& tfactor) {
+DP2_INLINE const Color8& argument(std::uint8_t arg, const Color8& diffuse, const Color8& texture, const Color8& tfactor) {
   switch (arg) {
     case kArgTexture: return texture;
     case kArgTFactor: return tfactor;
@@ -161,7 +164,7 @@ const Color8& argument(std::uint8_t arg, const Color8& diffuse, const Color8& te
 }
 
 // channel_op() + clamp01 for the ops prepare_fast_draw admits.
-F8 op(TextureOp o, F8 a1, F8 a2) {
+DP2_INLINE F8 op(TextureOp o, F8 a1, F8 a2) {
   switch (o) {
     case TextureOp::kSelectArg1: return clamp01(a1);
     case TextureOp::kSelectArg2: return clamp01(a2);
@@ -176,7 +179,7 @@ F8 op(TextureOp o, F8 a1, F8 a2) {
 // blend_factor() of pixel.cpp for the factors prepare_fast_draw admits (not SRCALPHASAT
 // or the BOTH* pair), one channel at a time: `own` is the channel of src or dst it
 // multiplies.
-F8 factor(Blend f, F8 src_c, F8 src_a, F8 dst_c, F8 dst_a, float constant) {
+DP2_INLINE F8 factor(Blend f, F8 src_c, F8 src_a, F8 dst_c, F8 dst_a, float constant) {
   switch (f) {
     case Blend::kZero: return splat(0.0f);
     case Blend::kSrcColor: return src_c;
@@ -195,7 +198,7 @@ F8 factor(Blend f, F8 src_c, F8 src_a, F8 dst_c, F8 dst_a, float constant) {
 }
 
 // blend_channel() of pixel.cpp.
-F8 blend_channel(BlendOp o, F8 s, F8 sf, F8 d, F8 df) {
+DP2_INLINE F8 blend_channel(BlendOp o, F8 s, F8 sf, F8 d, F8 df) {
   switch (o) {
     case BlendOp::kSubtract: return s * sf - d * df;
     case BlendOp::kRevSubtract: return d * df - s * sf;
@@ -206,10 +209,18 @@ F8 blend_channel(BlendOp o, F8 s, F8 sf, F8 d, F8 df) {
   }
 }
 
-F8 blend_one(const FastDraw& d, F8 s, F8 sa, F8 dc, F8 da, float constant) {
+DP2_INLINE F8 blend_one(const FastDraw& d, F8 s, F8 sa, F8 dc, F8 da, float constant) {
   return clamp01(blend_channel(d.blend_op, s, factor(d.src_blend, s, sa, dc, da, constant), dc,
                                factor(d.dst_blend, s, sa, dc, da, constant)));
 }
+
+// A plane over one row pair: (ref + dx·fx) + dy·fy with the row's dy·fy computed once —
+// the same operations, in the same order, as Plane::at per pixel.
+struct RowPlane {
+  F8 ref, dx, dyfy;
+  DP2_INLINE RowPlane(const Plane& p, F8 fy) : ref(splat(p.ref)), dx(splat(p.dx)), dyfy(splat(p.dy) * fy) {}
+  DP2_INLINE F8 at(F8 fx) const { return (ref + dx * fx) + dyfy; }
+};
 
 // One row pair of blocks: the scalar pipeline's shade<>() on eight pixels at a time.
 template <bool kDepth, bool kTexture, bool kBlend>
@@ -218,6 +229,19 @@ void block_row(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords,
   const I8 lane_x = load_i(kLaneX), lane_bit = load_i(kLaneBit);
   const F8 fy = to_float(splat_i(y - t.oy) + load_i(kLaneY));
   const bool row_inside = y + 2 <= d.height;
+  const bool perspective = t.perspective, flat = t.flat_mask != 0;
+  // Everything read per block, copied out of memory the stores below might alias.
+  const RowPlane z(t.z, fy), q(t.q, fy);
+  const RowPlane colour[4] = {RowPlane(t.color[0], fy), RowPlane(t.color[1], fy), RowPlane(t.color[2], fy),
+                              RowPlane(t.color[3], fy)};
+  // A stage without a texture has no coordinate planes (setup stores sampled sets only).
+  const bool sampled = kTexture && d.texels != nullptr;
+  const RowPlane u(sampled ? texcoords[d.texcoord_plane] : Plane{}, fy);
+  const RowPlane v(sampled ? texcoords[d.texcoord_plane + 1] : Plane{}, fy);
+  const F8 constant_w = splat(t.w);
+  const F8 min_z = splat(d.min_z), max_z = splat(d.max_z);
+  const I8 depth_keep = splat_i(static_cast<std::int32_t>(d.depth_keep)), depth_bias = splat_i(d.depth_bias);
+  const I8 write_keep = splat_i(static_cast<std::int32_t>(d.write_keep));
   const Color8 tfactor{splat(d.tfactor.r), splat(d.tfactor.g), splat(d.tfactor.b), splat(d.tfactor.a)};
   const Color8 white{splat(1.0f), splat(1.0f), splat(1.0f), splat(1.0f)};
   std::uint64_t written = 0;
@@ -229,11 +253,7 @@ void block_row(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords,
     const I8 cover = ~cmp_eq(splat_i(covered) & lane_bit, splat_i(0));
     const F8 fx = to_float(splat_i(x - t.ox) + lane_x);
     // eye_w(): 1 / q, or the triangle's constant.
-    const F8 w = t.perspective ? splat(1.0f) / plane_at(t.q, fx, fy) : splat(t.w);
-    auto attribute = [&](const Plane& p, bool flat) {
-      const F8 a = plane_at(p, fx, fy);
-      return t.perspective && !flat ? a * w : a;
-    };
+    const F8 w = perspective ? splat(1.0f) / q.at(fx) : constant_w;
     I8 pass = cover;
     if constexpr (kDepth) {
       // shade(): z clamped to [MinZ, MaxZ], depth_from_float, ZBIAS, the test, the write
@@ -241,28 +261,26 @@ void block_row(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords,
       const Block32 zb = block_at(d.depth, d.depth_pitch, x, y, whole);
       const I8 old_raw = load_block(zb, covered);
       const I8 old_depth = shr<8>(old_raw);
-      F8 z = clamp_std(plane_at(t.z, fx, fy), splat(d.min_z), splat(d.max_z));
-      z = min(max(z, splat(0.0f)), splat(1.0f));
-      I8 value = quantize_double(z, 16777215.0);
-      const I8 bias = splat_i(d.depth_bias);
-      value = select(cmp_gt(value, bias), value - bias, splat_i(0));
+      F8 zc = clamp_std(z.at(fx), min_z, max_z);
+      zc = min(max(zc, splat(0.0f)), splat(1.0f));
+      I8 value = quantize_double(zc, 16777215.0);
+      value = select(cmp_gt(value, depth_bias), value - depth_bias, splat_i(0));
       pass = pass & compare(d.depth_func, value, old_depth);
       const I8 depth = d.depth_write ? select(pass, value, old_depth) : old_depth;
-      const I8 raw = shl<8>(depth) | (old_raw & splat_i(static_cast<std::int32_t>(d.depth_keep)));
+      const I8 raw = shl<8>(depth) | (old_raw & depth_keep);
       store_block(zb, covered, select(cover, raw, old_raw));
     }
     const int pass_bits = bits(pass);
     if (pass_bits == 0) continue;
     // run_stages(): CURRENT starts as the diffuse colour.
-    const bool flat = t.flat_mask != 0;
-    const Color8 diffuse{attribute(t.color[0], flat), attribute(t.color[1], flat), attribute(t.color[2], flat),
-                         attribute(t.color[3], flat)};
+    Color8 diffuse{colour[0].at(fx), colour[1].at(fx), colour[2].at(fx), colour[3].at(fx)};
+    if (perspective && !flat) diffuse = {diffuse.r * w, diffuse.g * w, diffuse.b * w, diffuse.a * w};
     Color8 color = diffuse;
     if constexpr (kTexture) {
       Color8 texel = white;
-      if (d.texels) {
-        const Plane* uv = texcoords + d.texcoord_plane;
-        texel = sample(d, attribute(uv[0], false), attribute(uv[1], false));
+      if (sampled) {
+        const F8 tu = perspective ? u.at(fx) * w : u.at(fx), tv = perspective ? v.at(fx) * w : v.at(fx);
+        texel = sample(d, tu, tv);
       }
       const Color8& c1 = argument(d.color_arg1, diffuse, texel, tfactor);
       const Color8& c2 = argument(d.color_arg2, diffuse, texel, tfactor);
@@ -284,8 +302,7 @@ void block_row(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords,
       color = {blend_one(d, color.r, color.a, dst.r, dst.a, bf.r), blend_one(d, color.g, color.a, dst.g, dst.a, bf.g),
                blend_one(d, color.b, color.a, dst.b, dst.a, bf.b), blend_one(d, color.a, color.a, dst.a, dst.a, bf.a)};
     }
-    const I8 keep = splat_i(static_cast<std::int32_t>(d.write_keep));
-    const I8 raw = (encode_argb(color, d.color_alpha) & keep) | andnot(keep, old);
+    const I8 raw = (encode_argb(color, d.color_alpha) & write_keep) | andnot(write_keep, old);
     store_block(cb, covered, select(pass, raw, old));
     written += static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(pass_bits)));
   }

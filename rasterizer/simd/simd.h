@@ -43,6 +43,17 @@ inline F8 load(const float* p) { F8 r; std::memcpy(r.v, p, 32); return r; }
 inline I8 load_i(const void* p) { I8 r; std::memcpy(r.v, p, 32); return r; }
 inline void store(float* p, F8 a) { std::memcpy(p, a.v, 32); }
 inline void store_i(void* p, I8 a) { std::memcpy(p, a.v, 32); }
+// Lanes 0–3 from row0, 4–7 from row1 (a 4×2 block of 32-bit pixels), and back.
+inline I8 load_rows(const void* row0, const void* row1) {
+  I8 r;
+  std::memcpy(r.v, row0, 16);
+  std::memcpy(r.v + 4, row1, 16);
+  return r;
+}
+inline void store_rows(void* row0, void* row1, I8 a) {
+  std::memcpy(row0, a.v, 16);
+  std::memcpy(row1, a.v + 4, 16);
+}
 inline F8 operator+(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] + b.v[i]; return r; }
 inline F8 operator-(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] - b.v[i]; return r; }
 inline F8 operator*(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] * b.v[i]; return r; }
@@ -112,6 +123,13 @@ inline void store_i(void* p, I8 a) {
   _mm_storeu_si128(q, a.lo);
   _mm_storeu_si128(q + 1, a.hi);
 }
+inline I8 load_rows(const void* row0, const void* row1) {
+  return {_mm_loadu_si128(static_cast<const __m128i*>(row0)), _mm_loadu_si128(static_cast<const __m128i*>(row1))};
+}
+inline void store_rows(void* row0, void* row1, I8 a) {
+  _mm_storeu_si128(static_cast<__m128i*>(row0), a.lo);
+  _mm_storeu_si128(static_cast<__m128i*>(row1), a.hi);
+}
 inline F8 operator+(F8 a, F8 b) { return DP2_F2(_mm_add_ps); }
 inline F8 operator-(F8 a, F8 b) { return DP2_F2(_mm_sub_ps); }
 inline F8 operator*(F8 a, F8 b) { return DP2_F2(_mm_mul_ps); }
@@ -175,6 +193,12 @@ inline F8 load(const float* p) { return {_mm256_loadu_ps(p)}; }
 inline I8 load_i(const void* p) { return {_mm256_loadu_si256(static_cast<const __m256i*>(p))}; }
 inline void store(float* p, F8 a) { _mm256_storeu_ps(p, a.v); }
 inline void store_i(void* p, I8 a) { _mm256_storeu_si256(static_cast<__m256i*>(p), a.v); }
+inline I8 load_rows(const void* row0, const void* row1) {
+  return {_mm256_loadu2_m128i(static_cast<const __m128i*>(row1), static_cast<const __m128i*>(row0))};
+}
+inline void store_rows(void* row0, void* row1, I8 a) {
+  _mm256_storeu2_m128i(static_cast<__m128i*>(row1), static_cast<__m128i*>(row0), a.v);
+}
 inline F8 operator+(F8 a, F8 b) { return {_mm256_add_ps(a.v, b.v)}; }
 inline F8 operator-(F8 a, F8 b) { return {_mm256_sub_ps(a.v, b.v)}; }
 inline F8 operator*(F8 a, F8 b) { return {_mm256_mul_ps(a.v, b.v)}; }
