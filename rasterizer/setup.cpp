@@ -7,10 +7,6 @@
 
 namespace dp2::raster {
 
-Rect intersect(const Rect& a, const Rect& b) noexcept {
-  return {std::max(a.left, b.left), std::max(a.top, b.top), std::min(a.right, b.right), std::min(a.bottom, b.bottom)};
-}
-
 namespace {
 
 bool usable(const Vertex& v) {

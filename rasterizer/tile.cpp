@@ -171,40 +171,77 @@ struct Edges {
 
 // The SIMD path (span.h): coverage of 4×2 blocks by hierarchical descent — the tile's part
 // of the triangle, then 16×16 squares, then blocks, each wholly in, wholly out or split —
-// and one block-kernel call per row pair. Only split blocks test their pixels one by one.
+// and one block-kernel call per row pair. Inside a split square the edge functions step
+// from block to block by adds (exact in int64, as everywhere), and only split blocks look
+// at their pixels.
 void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rect& r, const Rect& tile,
                             TileCounters& counters) {
   constexpr std::int32_t kBlockW = 4, kBlockH = 2, kSquare = 16;
   constexpr std::int32_t kCols = kTileSize / kBlockW, kRows = kTileSize / kBlockH;
   static_assert(kTileSize % kSquare == 0 && kSquare % kBlockW == 0 && kSquare % kBlockH == 0);
   const Edges edges(t);
-  // Block (c, k) of the tile is at (tile.left + 4c, tile.top + 2k).
-  std::uint8_t masks[kRows][kCols] = {};
-  auto block_mask = [&](std::int32_t x, std::int32_t y, int cls) -> std::uint8_t {
+  const int r_class = edges.classify(r.left, r.top, r.right - r.left, r.bottom - r.top);
+  if (r_class < 0) return;  // the triangle's bounds reach this tile, the triangle does not
+  // Per edge: the step one pixel right and down, the block's extremes relative to its
+  // origin, and each lane's offset.
+  std::int64_t sx[3], sy[3], lo_off[3], hi_off[3], lane[3][8];
+  for (int e = 0; e < 3; ++e) {
+    sx[e] = -edges.dy[e] * kSubpixelOne;
+    sy[e] = edges.dx[e] * kSubpixelOne;
+    lo_off[e] = std::min<std::int64_t>(0, (kBlockW - 1) * sx[e]) + std::min<std::int64_t>(0, (kBlockH - 1) * sy[e]);
+    hi_off[e] = std::max<std::int64_t>(0, (kBlockW - 1) * sx[e]) + std::max<std::int64_t>(0, (kBlockH - 1) * sy[e]);
+    for (int i = 0; i < 8; ++i) lane[e][i] = (i & 3) * sx[e] + (i >> 2) * sy[e];
+  }
+  // Lanes inside r, for blocks on r's border.
+  auto rect_mask = [&](std::int32_t x, std::int32_t y) {
     int m = 0;
     for (int i = 0; i < 8; ++i) {
       const std::int32_t px = x + (i & 3), py = y + (i >> 2);
-      if (px < r.left || px >= r.right || py < r.top || py >= r.bottom) continue;
-      if (cls == 0 && (edges.at(0, px, py) < 0 || edges.at(1, px, py) < 0 || edges.at(2, px, py) < 0)) continue;
-      m |= 1 << i;
+      if (px >= r.left && px < r.right && py >= r.top && py < r.bottom) m |= 1 << i;
     }
-    return static_cast<std::uint8_t>(m);
+    return m;
   };
-  const bool whole_r = edges.classify(r.left, r.top, r.right - r.left, r.bottom - r.top) == 1;
-  for (std::int32_t sy = r.top & ~(kSquare - 1); sy < r.bottom; sy += kSquare)
-    for (std::int32_t sx = r.left & ~(kSquare - 1); sx < r.right; sx += kSquare) {
-      const Rect sq = intersect({sx, sy, sx + kSquare, sy + kSquare}, r);
-      const int sq_class = whole_r ? 1 : edges.classify(sq.left, sq.top, sq.right - sq.left, sq.bottom - sq.top);
+  // Block (c, k) of the tile is at (tile.left + 4c, tile.top + 2k).
+  std::uint8_t masks[kRows][kCols] = {};
+  for (std::int32_t sq_y = r.top & ~(kSquare - 1); sq_y < r.bottom; sq_y += kSquare)
+    for (std::int32_t sq_x = r.left & ~(kSquare - 1); sq_x < r.right; sq_x += kSquare) {
+      const Rect sq = intersect({sq_x, sq_y, sq_x + kSquare, sq_y + kSquare}, r);
+      const int sq_class = r_class == 1 ? 1 : edges.classify(sq.left, sq.top, sq.right - sq.left, sq.bottom - sq.top);
       if (sq_class < 0) continue;
-      for (std::int32_t y = sq.top & ~(kBlockH - 1); y < sq.bottom; y += kBlockH)
-        for (std::int32_t x = sq.left & ~(kBlockW - 1); x < sq.right; x += kBlockW) {
-          const bool interior = x >= r.left && x + kBlockW <= r.right && y >= r.top && y + kBlockH <= r.bottom;
-          int cls = sq_class;
-          if (cls == 0) cls = edges.classify(x, y, kBlockW, kBlockH);
-          if (cls < 0) continue;
-          masks[(y - tile.top) / kBlockH][(x - tile.left) / kBlockW] =
-              cls == 1 && interior ? 0xFF : block_mask(x, y, cls);
+      const std::int32_t bx0 = sq.left & ~(kBlockW - 1), by0 = sq.top & ~(kBlockH - 1);
+      auto store = [&](std::int32_t x, std::int32_t y, int m) {
+        const bool interior = x >= r.left && x + kBlockW <= r.right && y >= r.top && y + kBlockH <= r.bottom;
+        if (!interior) m &= rect_mask(x, y);
+        masks[(y - tile.top) / kBlockH][(x - tile.left) / kBlockW] = static_cast<std::uint8_t>(m);
+      };
+      if (sq_class == 1) {  // wholly inside: only r's border trims lanes
+        for (std::int32_t y = by0; y < sq.bottom; y += kBlockH)
+          for (std::int32_t x = bx0; x < sq.right; x += kBlockW) store(x, y, 0xFF);
+        continue;
+      }
+      // Split square: the three edge functions at each block's origin, stepped by adds.
+      std::int64_t row0 = edges.at(0, bx0, by0), row1 = edges.at(1, bx0, by0), row2 = edges.at(2, bx0, by0);
+      for (std::int32_t y = by0; y < sq.bottom; y += kBlockH) {
+        std::int64_t e0 = row0, e1 = row1, e2 = row2;
+        for (std::int32_t x = bx0; x < sq.right; x += kBlockW) {
+          int m = 0;
+          if (e0 + hi_off[0] >= 0 && e1 + hi_off[1] >= 0 && e2 + hi_off[2] >= 0) {  // not wholly outside
+            if (e0 + lo_off[0] >= 0 && e1 + lo_off[1] >= 0 && e2 + lo_off[2] >= 0) {
+              m = 0xFF;
+            } else {
+              for (int i = 0; i < 8; ++i)
+                if (e0 + lane[0][i] >= 0 && e1 + lane[1][i] >= 0 && e2 + lane[2][i] >= 0) m |= 1 << i;
+            }
+          }
+          store(x, y, m);
+          e0 += kBlockW * sx[0];
+          e1 += kBlockW * sx[1];
+          e2 += kBlockW * sx[2];
         }
+        row0 += kBlockH * sy[0];
+        row1 += kBlockH * sy[1];
+        row2 += kBlockH * sy[2];
+      }
     }
   const Plane* tex = chunk.texcoord_planes.data() + t.texcoords;
   for (std::int32_t k = (r.top - tile.top) / kBlockH; k <= (r.bottom - 1 - tile.top) / kBlockH; ++k) {

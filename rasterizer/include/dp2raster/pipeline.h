@@ -42,7 +42,10 @@ struct Rect {
   std::int32_t left = 0, top = 0, right = 0, bottom = 0;  // right/bottom exclusive
   bool empty() const noexcept { return right <= left || bottom <= top; }
 };
-Rect intersect(const Rect& a, const Rect& b) noexcept;
+inline Rect intersect(const Rect& a, const Rect& b) noexcept {
+  return {a.left > b.left ? a.left : b.left, a.top > b.top ? a.top : b.top, a.right < b.right ? a.right : b.right,
+          a.bottom < b.bottom ? a.bottom : b.bottom};
+}
 
 struct StencilState {
   Compare func = Compare::kAlways;
