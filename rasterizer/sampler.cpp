@@ -153,39 +153,47 @@ float compute_lod(float dudx, float dvdx, float dudy, float dvdy) noexcept {
   return std::log2(std::sqrt(std::max(len_x2, len_y2)));
 }
 
-Color sample(const TextureView& texture, const SamplerState& state, float u, float v, float lod,
-             bool* keyed) noexcept {
-  if (keyed != nullptr) *keyed = false;
+MipChoice choose_mip(const TextureView& texture, const SamplerState& state, float lod) noexcept {
+  MipChoice out;
   const std::uint32_t count = std::min(texture.levels, kMaxMipLevels);
-  if (count == 0) return kTransparentBlack;
-
   const float lambda = finite_lod(lod + state.lod_bias);
   const Filter filter = lambda <= 0.0f ? state.mag : state.min;
-  const bool linear = filter == Filter::kLinear || filter == Filter::kAnisotropic;
-  const bool keying = state.color_key && texture.has_color_key;
+  out.linear = filter == Filter::kLinear || filter == Filter::kAnisotropic;
+  if (count == 0) return out;
 
   const std::uint32_t last = count - 1;
   const std::uint32_t most_detailed = std::min(state.max_mip_level, last);
   const float lo = static_cast<float>(most_detailed), hi = static_cast<float>(last);
 
-  std::uint32_t level0 = most_detailed;
-  float fraction = 0.0f;  // weight of level0 + 1
+  out.level0 = most_detailed;
   switch (state.mip) {
     case Filter::kPoint:
-      level0 = static_cast<std::uint32_t>(std::clamp(std::floor(lambda + kMipRoundHalf), lo, hi));
+      out.level0 = static_cast<std::uint32_t>(std::clamp(std::floor(lambda + kMipRoundHalf), lo, hi));
       break;
     case Filter::kLinear:
     case Filter::kAnisotropic: {
       const float l = std::clamp(lambda, lo, hi);
       const float lf = std::floor(l);
-      level0 = static_cast<std::uint32_t>(lf);
-      fraction = l - lf;  // 0 when l == hi, so level0 + 1 stays in range
+      out.level0 = static_cast<std::uint32_t>(lf);
+      out.fraction = l - lf;  // 0 when l == hi, so level0 + 1 stays in range
       break;
     }
     case Filter::kNone:
     default:
       break;
   }
+  return out;
+}
+
+Color sample(const TextureView& texture, const SamplerState& state, float u, float v, float lod,
+             bool* keyed) noexcept {
+  if (keyed != nullptr) *keyed = false;
+  if (std::min(texture.levels, kMaxMipLevels) == 0) return kTransparentBlack;
+  const bool keying = state.color_key && texture.has_color_key;
+  const MipChoice mip = choose_mip(texture, state, lod);
+  const std::uint32_t level0 = mip.level0;
+  const float fraction = mip.fraction;
+  const bool linear = mip.linear;
 
   const LevelSample s0 = sample_level(texture, state, level0, u, v, linear, keying);
   LevelSample result = s0;

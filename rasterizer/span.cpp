@@ -35,35 +35,47 @@ bool simple_factor(Blend f) {
 
 bool power_of_two(std::uint32_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
-// The first stage's texture, when the kernels can sample it: one level decides every
-// pixel (no mip filter and MAG = MIN, so no LOD is needed), 32-bit ARGB, no colour key,
-// WRAP on a power-of-two size or CLAMP.
+// The first stage's texture, when the kernels can sample it: 32-bit ARGB, no colour key,
+// WRAP on power-of-two levels or CLAMP, every level it may read present, and all of them
+// addressable as int32 texel offsets from level 0.
 bool prepare_texture(const StageState& st, FastDraw& out) {
   const TextureView* tex = st.texture;
   if (tex == nullptr) return true;  // reads opaque white
   const SamplerState& smp = st.sampler;
-  const bool mag_linear = smp.mag == Filter::kLinear || smp.mag == Filter::kAnisotropic;
-  const bool min_linear = smp.min == Filter::kLinear || smp.min == Filter::kAnisotropic;
-  if (mag_linear != min_linear || smp.mip != Filter::kNone || tex->levels == 0) return false;
+  if (!is_argb8888(tex->format) || tex->levels == 0) return false;
   if (smp.color_key && tex->has_color_key) return false;
-  const std::uint32_t level = std::min(smp.max_mip_level, std::min(tex->levels, kMaxMipLevels) - 1);
-  const ImageView& img = tex->level[level];
-  if (!is_argb8888(tex->format) || img.data == nullptr || img.width == 0 || img.height == 0 || img.pitch % 4 != 0)
-    return false;
-  // Texel indices are int32 in the kernels.
-  if (img.width > (1u << 15) || img.height > (1u << 15) || img.pitch / 4 > (1u << 16)) return false;
-  auto mode = [&](Address a, std::uint32_t n, bool& wrap) {
+  const std::uint32_t count = std::min(tex->levels, kMaxMipLevels);
+  const std::uint32_t most_detailed = std::min(smp.max_mip_level, count - 1);
+  const auto base = reinterpret_cast<std::uintptr_t>(tex->level[0].data);
+  // Texel offsets and indices stay below 2^31 (the kernels' gathers are int32).
+  constexpr std::uintptr_t kMaxTexelOffset = std::uintptr_t{1} << 30;
+  constexpr std::uint32_t kMaxLevelSize = 1u << 15;
+  auto mode = [](Address a, std::uint32_t n, bool& wrap) {
     if (a == Address::kClamp) return !(wrap = false);
     if (a == Address::kWrap && power_of_two(n)) return (wrap = true);
     return false;
   };
-  if (!mode(smp.address_u, img.width, out.wrap_u) || !mode(smp.address_v, img.height, out.wrap_v)) return false;
-  out.texels = reinterpret_cast<const std::uint32_t*>(img.data);
-  out.texel_pitch = img.pitch / 4;
-  out.tex_width = static_cast<std::int32_t>(img.width);
-  out.tex_height = static_cast<std::int32_t>(img.height);
-  out.tex_alpha = tex->format == Format::kA8R8G8B8;
+  for (std::uint32_t l = 0; l < count; ++l) {
+    const ImageView& img = tex->level[l];
+    if (l < most_detailed) continue;  // never read
+    const auto at = reinterpret_cast<std::uintptr_t>(img.data);
+    if (img.data == nullptr || img.width == 0 || img.height == 0 || img.pitch % 4 != 0 || base == 0 || at < base ||
+        (at - base) % 4 != 0 || img.width > kMaxLevelSize || img.height > kMaxLevelSize ||
+        at - base + std::uintptr_t{img.pitch} * img.height > kMaxTexelOffset)
+      return false;
+    if (!mode(smp.address_u, img.width, out.wrap_u) || !mode(smp.address_v, img.height, out.wrap_v)) return false;
+    out.levels[l] = {static_cast<std::int32_t>(img.width), static_cast<std::int32_t>(img.height),
+                     static_cast<std::int32_t>(img.pitch / 4), static_cast<std::int32_t>((at - base) / 4)};
+  }
+  const bool mag_linear = smp.mag == Filter::kLinear || smp.mag == Filter::kAnisotropic;
+  const bool min_linear = smp.min == Filter::kLinear || smp.min == Filter::kAnisotropic;
+  out.mip_lod = mag_linear != min_linear || smp.mip != Filter::kNone;
   out.tex_linear = mag_linear;
+  out.level = most_detailed;  // what MIP NONE reads (sampler.h)
+  out.texels = reinterpret_cast<const std::uint32_t*>(tex->level[0].data);
+  out.tex_alpha = tex->format == Format::kA8R8G8B8;
+  out.texture = tex;
+  out.sampler = &smp;
   return true;
 }
 
@@ -81,7 +93,20 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
   // Triangles only reach the kernels (setup.cpp); these are the pipeline features the
   // kernels implement. Everything else stays on the scalar pipeline.
   if (!is_argb8888(s.color.format) || s.color.pitch % 4 != 0) return kKernelGeneric;
-  if (s.fill != Fill::kSolid || s.specular || s.fog || s.alpha_test || s.color_key_kill) return kKernelGeneric;
+  if (s.fill != Fill::kSolid || s.color_key_kill) return kKernelGeneric;
+  out.specular = s.specular;
+  if (s.fog) {
+    out.fog = s.fog_table != FogMode::kNone ? FastDraw::Fog::kTable : FastDraw::Fog::kVertex;
+    out.fog_table = s.fog_table;
+    out.fog_on_w = s.fog_on_w;
+    out.fog_start = s.fog_start;
+    out.fog_end = s.fog_end;
+    out.fog_density = s.fog_density;
+    out.fog_color = s.fog_color;
+  }
+  out.alpha_test = s.alpha_test;
+  out.alpha_func = s.alpha_func;
+  out.alpha_ref = static_cast<std::int32_t>(s.alpha_ref & 0xFFu);
   // D3DRS_DITHERENABLE changes nothing here: 8-bit channels never dither (pixel.cpp: dithers()).
   out.color = s.color.data;
   out.color_pitch = s.color.pitch;
@@ -129,12 +154,13 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
     if (!prepare_texture(st, out)) return kKernelGeneric;
     // A stage that selects CURRENT or DIFFUSE for colour and alpha (or disables alpha)
     // leaves the pixel as it was: SELECTARG clamps, and the pipeline clamps again after
-    // the stages, so dropping it changes no bit and spares the kernel the stage.
+    // the stages, so dropping it changes no bit and spares the kernel the stage — unless
+    // the specular add or fog sees the colour between the two clamps.
     const auto passes_diffuse = [](TextureOp op, const std::array<std::uint8_t, 3>& arg) {
       const std::uint8_t selected = op == TextureOp::kSelectArg1 ? arg[1] : op == TextureOp::kSelectArg2 ? arg[2] : 0xFF;
       return selected == kArgDiffuse || selected == kArgCurrent;
     };
-    const bool identity = passes_diffuse(st.color_op, st.color_arg) &&
+    const bool identity = !s.specular && !s.fog && passes_diffuse(st.color_op, st.color_arg) &&
                           (st.alpha_op == TextureOp::kDisable || passes_diffuse(st.alpha_op, st.alpha_arg));
     out.stage = !identity;
     out.color_op = st.color_op;

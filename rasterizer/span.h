@@ -47,12 +47,31 @@ struct FastDraw {
   TextureOp color_op = TextureOp::kSelectArg1, alpha_op = TextureOp::kSelectArg1;
   std::uint8_t color_arg1 = 0, color_arg2 = 0, alpha_arg1 = 0, alpha_arg2 = 0;
   Color tfactor;
-  // its texture: 32-bit ARGB, one level, no colour key, WRAP on a power of two or CLAMP
+  // its texture: 32-bit ARGB, no colour key, WRAP on powers of two or CLAMP; its levels
+  // addressed as texel offsets from `texels` (level 0's first texel)
   const std::uint32_t* texels = nullptr;  // nullptr: the stage reads opaque white
-  std::uint32_t texel_pitch = 0;          // in texels
-  std::int32_t tex_width = 0, tex_height = 0;
-  bool tex_alpha = false, tex_linear = false, wrap_u = false, wrap_v = false;
+  struct Level {
+    std::int32_t width = 0, height = 0, pitch = 0, offset = 0;  // pitch and offset in texels
+  };
+  std::array<Level, kMaxMipLevels> levels{};
+  bool tex_alpha = false, wrap_u = false, wrap_v = false;
+  // Without per-quad LOD (no mip filter, MAG = MIN): every pixel reads `level` with
+  // `tex_linear`. With it, the kernel asks choose_mip() per 2×2 quad.
+  bool mip_lod = false, tex_linear = false;
+  std::uint32_t level = 0;
+  const TextureView* texture = nullptr;
+  const SamplerState* sampler = nullptr;
   std::uint8_t texcoord_plane = 0;        // index of its u plane among the triangle's
+  // after the stages: specular add, fog, alpha test (pixel.cpp: shade())
+  bool specular = false;
+  enum class Fog : std::uint8_t { kNone, kVertex, kTable } fog = Fog::kNone;
+  FogMode fog_table = FogMode::kNone;
+  bool fog_on_w = false;
+  float fog_start = 0, fog_end = 1, fog_density = 1;
+  Color fog_color;
+  bool alpha_test = false;
+  Compare alpha_func = Compare::kAlways;
+  std::int32_t alpha_ref = 0;
   // blending (one factor pair for all four channels)
   Blend src_blend = Blend::kOne, dst_blend = Blend::kZero;
   BlendOp blend_op = BlendOp::kAdd;

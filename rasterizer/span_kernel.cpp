@@ -8,9 +8,12 @@
 //
 // This TU calls no inline function of a shared header: a copy compiled for AVX2 could
 // otherwise be the one the linker keeps for everyone (simd.h explains the namespaces).
+#include <math.h>
+
 #include <cstring>
 
 #include "scene.h"
+#include "dp2raster/sampler.h"
 #include "simd/simd.h"
 #include "span.h"
 
@@ -26,6 +29,8 @@ namespace {
 constexpr std::int32_t kLaneX[8] = {0, 1, 2, 3, 0, 1, 2, 3};
 constexpr std::int32_t kLaneY[8] = {0, 0, 0, 0, 1, 1, 1, 1};
 constexpr std::int32_t kLaneBit[8] = {1, 2, 4, 8, 16, 32, 64, 128};
+// Lanes of the block's left 2×2 quad (the right quad is the rest).
+constexpr std::int32_t kQuadA[8] = {-1, -1, 0, 0, -1, -1, 0, 0};
 // 8-bit channels: unorm8 = q / 255 and quantize = floor(c·255 + 0.5) (formats.cpp).
 constexpr float kUnorm8Max = 255.0f;
 constexpr float kRoundHalf = 0.5f;
@@ -37,9 +42,6 @@ constexpr float kTexelCentre = 0.5f;
 struct Color8 {
   F8 r, g, b, a;
 };
-
-// (ref + dx·fx) + dy·fy (scene.h: Plane::at, spelt out: see the top of this file).
-DP2_INLINE F8 plane_at(const Plane& p, F8 fx, F8 fy) { return (splat(p.ref) + splat(p.dx) * fx) + splat(p.dy) * fy; }
 
 // std::clamp(v, lo, hi) = v < lo ? lo : (hi < v ? hi : v); NaN passes through.
 DP2_INLINE F8 clamp_std(F8 v, F8 lo, F8 hi) {
@@ -126,32 +128,93 @@ DP2_INLINE F8 finite_coord(F8 x) {
   return clamp_std(x, splat(-kMaxTexelCoord), splat(kMaxTexelCoord));
 }
 
-DP2_INLINE I8 address(I8 i, std::int32_t n, bool wrap) {
-  return wrap ? i & splat_i(n - 1) : min(max(i, splat_i(0)), splat_i(n - 1));
+// One level per lane: its size, the largest index, and where its texels start.
+struct LevelParams {
+  F8 fw, fh;
+  I8 wmax, hmax, pitch, offset;
+};
+
+DP2_INLINE LevelParams level_params(const FastDraw::Level& l) {
+  return {splat(static_cast<float>(l.width)), splat(static_cast<float>(l.height)), splat_i(l.width - 1),
+          splat_i(l.height - 1), splat_i(l.pitch), splat_i(l.offset)};
+}
+
+// Quad A's level on its lanes (0, 1, 4, 5), quad B's on the others.
+DP2_INLINE LevelParams level_params(const FastDraw::Level& a, const FastDraw::Level& b, I8 quad_a) {
+  const LevelParams pa = level_params(a), pb = level_params(b);
+  return {select(quad_a, pa.fw, pb.fw),       select(quad_a, pa.fh, pb.fh),
+          select(quad_a, pa.wmax, pb.wmax),   select(quad_a, pa.hmax, pb.hmax),
+          select(quad_a, pa.pitch, pb.pitch), select(quad_a, pa.offset, pb.offset)};
+}
+
+// address(): WRAP on a power of two is a mask, CLAMP a clamp.
+DP2_INLINE I8 address(I8 i, I8 max_index, bool wrap) {
+  return wrap ? i & max_index : min(max(i, splat_i(0)), max_index);
 }
 
 DP2_INLINE F8 lerp(F8 a, F8 b, F8 t) { return a * (splat(1.0f) - t) + b * t; }
 DP2_INLINE Color8 lerp(const Color8& a, const Color8& b, F8 t) { return {lerp(a.r, b.r, t), lerp(a.g, b.g, t), lerp(a.b, b.b, t), lerp(a.a, b.a, t)}; }
 
-DP2_INLINE Color8 fetch(const FastDraw& d, I8 x, I8 y) {
-  return decode_argb(gather(d.texels, mul_lo(y, splat_i(static_cast<std::int32_t>(d.texel_pitch))) + x), d.tex_alpha);
+DP2_INLINE Color8 fetch(const FastDraw& d, const LevelParams& l, I8 x, I8 y) {
+  return decode_argb(gather(d.texels, l.offset + mul_lo(y, l.pitch) + x), d.tex_alpha);
 }
 
-// sample_level() for one level, 32-bit ARGB, WRAP (power of two) or CLAMP, no key/border.
-DP2_INLINE Color8 sample(const FastDraw& d, F8 u, F8 v) {
-  const F8 fw = splat(static_cast<float>(d.tex_width)), fh = splat(static_cast<float>(d.tex_height));
-  if (!d.tex_linear) {
-    const I8 ix = truncate(floor(finite_coord(u * fw))), iy = truncate(floor(finite_coord(v * fh)));
-    return fetch(d, address(ix, d.tex_width, d.wrap_u), address(iy, d.tex_height, d.wrap_v));
+// sample_level() of sampler.cpp on each lane's level: POINT or (bi)LINEAR.
+DP2_INLINE Color8 sample_level(const FastDraw& d, const LevelParams& l, F8 u, F8 v, bool linear) {
+  if (!linear) {
+    const I8 ix = truncate(floor(finite_coord(u * l.fw))), iy = truncate(floor(finite_coord(v * l.fh)));
+    return fetch(d, l, address(ix, l.wmax, d.wrap_u), address(iy, l.hmax, d.wrap_v));
   }
-  const F8 x = finite_coord(u * fw - splat(kTexelCentre)), y = finite_coord(v * fh - splat(kTexelCentre));
+  const F8 x = finite_coord(u * l.fw - splat(kTexelCentre)), y = finite_coord(v * l.fh - splat(kTexelCentre));
   const F8 x0f = floor(x), y0f = floor(y);
   const F8 fx = x - x0f, fy = y - y0f;
   const I8 x0 = truncate(x0f), y0 = truncate(y0f);
-  const I8 ax0 = address(x0, d.tex_width, d.wrap_u), ax1 = address(x0 + splat_i(1), d.tex_width, d.wrap_u);
-  const I8 ay0 = address(y0, d.tex_height, d.wrap_v), ay1 = address(y0 + splat_i(1), d.tex_height, d.wrap_v);
-  const Color8 t00 = fetch(d, ax0, ay0), t10 = fetch(d, ax1, ay0), t01 = fetch(d, ax0, ay1), t11 = fetch(d, ax1, ay1);
+  const I8 ax0 = address(x0, l.wmax, d.wrap_u), ax1 = address(x0 + splat_i(1), l.wmax, d.wrap_u);
+  const I8 ay0 = address(y0, l.hmax, d.wrap_v), ay1 = address(y0 + splat_i(1), l.hmax, d.wrap_v);
+  const Color8 t00 = fetch(d, l, ax0, ay0), t10 = fetch(d, l, ax1, ay0), t01 = fetch(d, l, ax0, ay1),
+               t11 = fetch(d, l, ax1, ay1);
   return lerp(lerp(t00, t10, fx), lerp(t01, t11, fx), fy);
+}
+
+DP2_INLINE Color8 select(I8 m, const Color8& a, const Color8& b) {
+  return {select(m, a.r, b.r), select(m, a.g, b.g), select(m, a.b, b.b), select(m, a.a, b.a)};
+}
+
+// Each lane's level with its quad's filter: one pass when both quads filter alike.
+DP2_INLINE Color8 sample_levels(const FastDraw& d, const LevelParams& l, F8 u, F8 v, bool linear_a, bool linear_b,
+                                I8 quad_a) {
+  if (linear_a == linear_b) return sample_level(d, l, u, v, linear_a);
+  return select(quad_a, sample_level(d, l, u, v, linear_a), sample_level(d, l, u, v, linear_b));
+}
+
+// sample() for the block: without per-quad LOD one level decides every lane; with it,
+// each 2×2 quad computes its LOD from its pixels 0, 1, 2 (quad_lods() in pixel.cpp) and
+// chooses its level(s) and filter (choose_mip(), shared with the scalar sampler).
+Color8 sample(const FastDraw& d, F8 u, F8 v) {
+  if (!d.mip_lod) return sample_level(d, level_params(d.levels[d.level]), u, v, d.tex_linear);
+  alignas(32) float us[8], vs[8];
+  store(us, u);
+  store(vs, v);
+  const ImageView& base = d.texture->level[0];
+  const float w0 = static_cast<float>(base.width), h0 = static_cast<float>(base.height);
+  MipChoice mip[2];
+  for (int q = 0; q < 2; ++q) {
+    const int p0 = 2 * q, p1 = p0 + 1, p2 = p0 + 4;  // the quad's pixels (0,0), (1,0), (0,1)
+    const float dudx = (us[p1] - us[p0]) * w0, dvdx = (vs[p1] - vs[p0]) * h0;
+    const float dudy = (us[p2] - us[p0]) * w0, dvdy = (vs[p2] - vs[p0]) * h0;
+    mip[q] = choose_mip(*d.texture, *d.sampler, compute_lod(dudx, dvdx, dudy, dvdy));
+  }
+  const I8 quad_a = load_i(kQuadA);
+  const Color8 c0 = sample_levels(d, level_params(d.levels[mip[0].level0], d.levels[mip[1].level0], quad_a), u, v,
+                                  mip[0].linear, mip[1].linear, quad_a);
+  if (!(mip[0].fraction > 0.0f) && !(mip[1].fraction > 0.0f)) return c0;
+  // The next level where a quad blends two; a quad with fraction 0 reads its own level
+  // again and lerp(c, c, 0) = c exactly (c is finite and ≥ 0).
+  const std::uint32_t next_a = mip[0].fraction > 0.0f ? mip[0].level0 + 1 : mip[0].level0;
+  const std::uint32_t next_b = mip[1].fraction > 0.0f ? mip[1].level0 + 1 : mip[1].level0;
+  const Color8 c1 = sample_levels(d, level_params(d.levels[next_a], d.levels[next_b], quad_a), u, v, mip[0].linear,
+                                  mip[1].linear, quad_a);
+  return lerp(c0, c1, select(quad_a, splat(mip[0].fraction), splat(mip[1].fraction)));
 }
 
 // select_arg() for the selectors prepare_fast_draw admits (no modifiers).
@@ -222,6 +285,34 @@ struct RowPlane {
   DP2_INLINE F8 at(F8 fx) const { return (ref + dx * fx) + dyfy; }
 };
 
+// std::min(x, 1.0f) as pixel.cpp's specular add spells it: 1 < x ? 1 : x (NaN stays).
+DP2_INLINE F8 min_std_one(F8 x) { return select(cmp_lt(splat(1.0f), x), splat(1.0f), x); }
+
+// fog_factor() of combiner.cpp for the table modes; EXP and EXP2 call the same std::exp
+// per lane as the scalar pipeline.
+DP2_INLINE F8 table_fog(const FastDraw& d, F8 dist) {
+  switch (d.fog_table) {
+    case FogMode::kLinear:
+      if (d.fog_end == d.fog_start) return select(cmp_le(dist, splat(d.fog_start)), splat(1.0f), splat(0.0f));
+      return clamp01((splat(d.fog_end) - dist) / (splat(d.fog_end) - splat(d.fog_start)));
+    case FogMode::kExp:
+    case FogMode::kExp2: {
+      alignas(32) float v[8];
+      store(v, dist);
+      for (float& x : v) {
+        const float t = d.fog_density * x;
+        // libm's expf, which std::exp(float) calls in the scalar pipeline (the libstdc++
+        // inline wrapper is avoided here: an AVX2 copy of it must not reach other TUs).
+        x = ::expf(-(d.fog_table == FogMode::kExp ? t : t * t));
+      }
+      return clamp01(load(v));
+    }
+    case FogMode::kNone:
+    default:
+      return splat(1.0f);
+  }
+}
+
 // One row pair of blocks: the scalar pipeline's shade<>() on eight pixels at a time.
 template <bool kDepth, bool kTexture, bool kBlend>
 void block_row(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords, std::int32_t y, std::int32_t x0,
@@ -229,11 +320,13 @@ void block_row(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords,
   const I8 lane_x = load_i(kLaneX), lane_bit = load_i(kLaneBit);
   const F8 fy = to_float(splat_i(y - t.oy) + load_i(kLaneY));
   const bool row_inside = y + 2 <= d.height;
-  const bool perspective = t.perspective, flat = t.flat_mask != 0;
+  const bool perspective = t.perspective;
   // Everything read per block, copied out of memory the stores below might alias.
   const RowPlane z(t.z, fy), q(t.q, fy);
-  const RowPlane colour[4] = {RowPlane(t.color[0], fy), RowPlane(t.color[1], fy), RowPlane(t.color[2], fy),
-                              RowPlane(t.color[3], fy)};
+  const RowPlane colour[kColorPlanes] = {RowPlane(t.color[0], fy), RowPlane(t.color[1], fy), RowPlane(t.color[2], fy),
+                                         RowPlane(t.color[3], fy), RowPlane(t.color[4], fy), RowPlane(t.color[5], fy),
+                                         RowPlane(t.color[6], fy), RowPlane(t.color[7], fy)};
+  const std::uint8_t flat_mask = t.flat_mask;
   // A stage without a texture has no coordinate planes (setup stores sampled sets only).
   const bool sampled = kTexture && d.texels != nullptr;
   const RowPlane u(sampled ? texcoords[d.texcoord_plane] : Plane{}, fy);
@@ -254,27 +347,37 @@ void block_row(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords,
     const F8 fx = to_float(splat_i(x - t.ox) + lane_x);
     // eye_w(): 1 / q, or the triangle's constant.
     const F8 w = perspective ? splat(1.0f) / q.at(fx) : constant_w;
-    I8 pass = cover;
-    if constexpr (kDepth) {
-      // shade(): z clamped to [MinZ, MaxZ], depth_from_float, ZBIAS, the test, the write
-      // (which also rewrites the stencil bits it read, and zeroes X bits).
+    // attributes_from_planes(): colour channel i, times w unless flat or affine.
+    auto channel = [&](int i) {
+      const F8 a = colour[i].at(fx);
+      return perspective && !((flat_mask >> i) & 1u) ? a * w : a;
+    };
+    // shade()'s depth step on the lanes in `live`: z clamped to [MinZ, MaxZ],
+    // depth_from_float, ZBIAS, the test, the write (which also rewrites the stencil bits
+    // it read, and zeroes X bits). Returns the lanes that pass.
+    auto depth_test = [&](I8 live, int live_bits) {
       const Block32 zb = block_at(d.depth, d.depth_pitch, x, y, whole);
-      const I8 old_raw = load_block(zb, covered);
+      const I8 old_raw = load_block(zb, live_bits);
       const I8 old_depth = shr<8>(old_raw);
       F8 zc = clamp_std(z.at(fx), min_z, max_z);
       zc = min(max(zc, splat(0.0f)), splat(1.0f));
       I8 value = quantize_double(zc, 16777215.0);
       value = select(cmp_gt(value, depth_bias), value - depth_bias, splat_i(0));
-      pass = pass & compare(d.depth_func, value, old_depth);
+      const I8 pass = live & compare(d.depth_func, value, old_depth);
       const I8 depth = d.depth_write ? select(pass, value, old_depth) : old_depth;
       const I8 raw = shl<8>(depth) | (old_raw & depth_keep);
-      store_block(zb, covered, select(cover, raw, old_raw));
+      store_block(zb, live_bits, select(live, raw, old_raw));
+      return pass;
+    };
+    I8 pass = cover;
+    // Without an alpha test nothing before the depth test discards a pixel: test first
+    // and shade only the survivors.
+    if (kDepth && !d.alpha_test) {
+      pass = depth_test(cover, covered);
+      if (bits(pass) == 0) continue;
     }
-    const int pass_bits = bits(pass);
-    if (pass_bits == 0) continue;
     // run_stages(): CURRENT starts as the diffuse colour.
-    Color8 diffuse{colour[0].at(fx), colour[1].at(fx), colour[2].at(fx), colour[3].at(fx)};
-    if (perspective && !flat) diffuse = {diffuse.r * w, diffuse.g * w, diffuse.b * w, diffuse.a * w};
+    const Color8 diffuse{channel(0), channel(1), channel(2), channel(3)};
     Color8 color = diffuse;
     if constexpr (kTexture) {
       Color8 texel = white;
@@ -293,9 +396,30 @@ void block_row(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords,
                     : op(d.alpha_op, argument(d.alpha_arg1, diffuse, texel, tfactor).a,
                          argument(d.alpha_arg2, diffuse, texel, tfactor).a);
     }
+    if (d.specular) {
+      color.r = min_std_one(color.r + channel(4));
+      color.g = min_std_one(color.g + channel(5));
+      color.b = min_std_one(color.b + channel(6));
+    }
+    if (d.fog != FastDraw::Fog::kNone) {
+      // Table fog from z (or eye w); vertex fog from specular alpha, clamped as std::clamp.
+      const F8 f = d.fog == FastDraw::Fog::kTable ? table_fog(d, d.fog_on_w ? w : z.at(fx))
+                                                  : clamp_std(channel(7), splat(0.0f), splat(1.0f));
+      const F8 g = splat(1.0f) - f;
+      const Color& fc = d.fog_color;
+      color = {f * color.r + g * splat(fc.r), f * color.g + g * splat(fc.g), f * color.b + g * splat(fc.b), color.a};
+    }
     color = {clamp01(color.r), clamp01(color.g), clamp01(color.b), clamp01(color.a)};
+    if (d.alpha_test) {
+      pass = cover & compare(d.alpha_func, quantize8(color.a), splat_i(d.alpha_ref));
+      const int alive = bits(pass);
+      if (alive == 0) continue;
+      if constexpr (kDepth) pass = depth_test(pass, alive);
+    }
+    const int pass_bits = bits(pass);
+    if (pass_bits == 0) continue;
     const Block32 cb = block_at(d.color, d.color_pitch, x, y, whole);
-    const I8 old = load_block(cb, covered);
+    const I8 old = load_block(cb, pass_bits);
     if constexpr (kBlend) {
       const Color8 dst = decode_argb(old, d.color_alpha);
       const Color& bf = d.blend_factor;
@@ -303,7 +427,7 @@ void block_row(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords,
                blend_one(d, color.b, color.a, dst.b, dst.a, bf.b), blend_one(d, color.a, color.a, dst.a, dst.a, bf.a)};
     }
     const I8 raw = (encode_argb(color, d.color_alpha) & write_keep) | andnot(write_keep, old);
-    store_block(cb, covered, select(pass, raw, old));
+    store_block(cb, pass_bits, select(pass, raw, old));
     written += static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(pass_bits)));
   }
   counters.pixels += written;

@@ -3,18 +3,23 @@
 // 1. Every instruction set gives the bytes of the scalar fragment pipeline (the debug
 //    switch), whose own pixels the golden tests check against the D3D rules: random
 //    triangles under every state the block kernels take — each depth format, compare
-//    function, texture op and argument, filter and address mode, blend factor and op,
-//    write mask, flat and Gouraud, affine and perspective — on a target whose size is not
+//    function, texture op and argument, filter, mip filter, LOD bias and address mode,
+//    specular, vertex and table fog, alpha test, blend factor and op, write mask, flat and
+//    Gouraud, affine and perspective — on a target whose size is not
 //    a multiple of the 4×2 block, with a clip rectangle that cuts blocks. The kernel-key
 //    counters prove the block kernels ran (the test cannot pass by comparing the scalar
-//    pipeline with itself).
+//    pipeline with itself). DP2_SIMD_SEED=n runs another random set; DP2_DEBUG_SIMD=1
+//    prints the first differing pixel and the configuration.
 // 2. Chunked, parallel setup keeps submission order: many one-pixel triangles overwrite
 //    each other, and D3D draws primitives in order, so each pixel ends with the colour of
 //    the last triangle that covers it — whatever the thread count, chunking or mid-draw
 //    flushes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <random>
 #include <span>
 #include <string>
@@ -51,6 +56,14 @@ struct Config {
   BlendOp op = BlendOp::kAdd;
   std::uint8_t write_mask = 0xF;
   bool flat = false, perspective = false;
+  Filter mag = Filter::kLinear, min = Filter::kLinear, mip = Filter::kNone;
+  std::uint32_t levels = 1, max_mip_level = 0;
+  float lod_bias = 0.0f;
+  bool specular = false, fog = false, fog_on_w = false, alpha_test = false;
+  FogMode fog_table = FogMode::kNone;
+  float fog_start = 0.2f, fog_end = 0.9f;
+  Compare alpha_func = Compare::kGreater;
+  std::uint32_t alpha_ref = 128;
   Rect clip{0, 0, static_cast<std::int32_t>(kWidth), static_cast<std::int32_t>(kHeight)};
 };
 
@@ -91,6 +104,21 @@ Config random_config(std::mt19937& rng) {
   c.flat = pick(4) == 0;
   c.perspective = pick(2) != 0;
   if (pick(2)) c.clip = {3 + pick(5), 1 + pick(5), 40 + pick(21), 20 + pick(17)};
+  const Filter filters[] = {Filter::kPoint, Filter::kLinear, Filter::kAnisotropic};
+  c.mag = c.linear ? Filter::kLinear : Filter::kPoint;
+  c.min = pick(3) == 0 ? filters[pick(3)] : c.mag;
+  c.mip = pick(2) ? Filter::kNone : pick(2) ? Filter::kPoint : Filter::kLinear;
+  c.levels = 1 + static_cast<std::uint32_t>(pick(7));
+  c.max_mip_level = pick(4) == 0 ? static_cast<std::uint32_t>(pick(3)) : 0;
+  c.lod_bias = pick(3) == 0 ? -1.5f + 0.5f * static_cast<float>(pick(7)) : 0.0f;
+  c.specular = pick(3) == 0;
+  c.fog = pick(3) == 0;
+  c.fog_table = static_cast<FogMode>(pick(4));
+  c.fog_on_w = pick(2) != 0;
+  if (pick(5) == 0) c.fog_end = c.fog_start;  // the step case
+  c.alpha_test = pick(3) == 0;
+  c.alpha_func = static_cast<Compare>(1 + pick(8));
+  c.alpha_ref = static_cast<std::uint32_t>(pick(256));
   return c;
 }
 
@@ -120,12 +148,20 @@ RendererStats render(const Config& c, const std::vector<Vertex>& vertices, bool 
   out.depth.resize(kWidth * kHeight * 4);
   for (auto& b : out.color) b = static_cast<std::byte>(fill());
   for (auto& b : out.depth) b = static_cast<std::byte>(fill());
-  out.texture.resize(c.tex_w * c.tex_h);
-  for (auto& t : out.texture) t = fill();
+  // The mip chain in one block, level after level, as the back end lays surfaces out.
   TextureView texture;
   texture.format = c.tex_alpha ? Format::kA8R8G8B8 : Format::kX8R8G8B8;
-  texture.levels = 1;
-  texture.level[0] = {texture.format, c.tex_w, c.tex_h, c.tex_w * 4, reinterpret_cast<std::byte*>(out.texture.data())};
+  texture.levels = c.levels;
+  std::size_t texels = 0;
+  for (std::uint32_t l = 0, w = c.tex_w, h = c.tex_h; l < c.levels; ++l, w = std::max(w / 2, 1u), h = std::max(h / 2, 1u))
+    texels += std::size_t{w} * h;
+  out.texture.resize(texels);
+  for (auto& t : out.texture) t = fill();
+  std::size_t at = 0;
+  for (std::uint32_t l = 0, w = c.tex_w, h = c.tex_h; l < c.levels; ++l, w = std::max(w / 2, 1u), h = std::max(h / 2, 1u)) {
+    texture.level[l] = {texture.format, w, h, w * 4, reinterpret_cast<std::byte*>(out.texture.data() + at)};
+    at += std::size_t{w} * h;
+  }
 
   DrawState s;
   s.color = {c.color, kWidth, kHeight, kWidth * 4, out.color.data()};
@@ -148,6 +184,17 @@ RendererStats render(const Config& c, const std::vector<Vertex>& vertices, bool 
   s.blend_factor = {0.25f, 0.5f, 0.75f, 0.375f};
   s.color_write_mask = c.write_mask;
   s.texture_factor = {0.9f, 0.2f, 0.6f, 0.7f};
+  s.specular = c.specular;
+  s.fog = c.fog;
+  s.fog_table = c.fog_table;
+  s.fog_on_w = c.fog_on_w;
+  s.fog_start = c.fog_start;
+  s.fog_end = c.fog_end;
+  s.fog_density = 1.7f;
+  s.fog_color = {0.3f, 0.6f, 0.9f, 1.0f};
+  s.alpha_test = c.alpha_test;
+  s.alpha_func = c.alpha_func;
+  s.alpha_ref = c.alpha_ref;
   if (c.stage) {
     s.stage_count = 1;
     StageState& st = s.stages[0];
@@ -158,7 +205,11 @@ RendererStats render(const Config& c, const std::vector<Vertex>& vertices, bool 
     st.texcoord_set = 1;
     s.texcoord_sets = 0x3;
     if (c.textured) st.texture = &texture;
-    st.sampler.mag = st.sampler.min = c.linear ? Filter::kLinear : Filter::kPoint;
+    st.sampler.mag = c.mag;
+    st.sampler.min = c.min;
+    st.sampler.mip = c.mip;
+    st.sampler.max_mip_level = c.max_mip_level;
+    st.sampler.lod_bias = c.lod_bias;
     st.sampler.address_u = c.address_u;
     st.sampler.address_v = c.address_v;
   }
@@ -173,9 +224,9 @@ RendererStats render(const Config& c, const std::vector<Vertex>& vertices, bool 
 }  // namespace
 
 TEST_CASE("raster simd: every instruction set gives the scalar pipeline's bytes") {
-  std::mt19937 rng(2026);
+  std::mt19937 rng(getenv("DP2_SIMD_SEED") ? static_cast<unsigned>(std::atoi(getenv("DP2_SIMD_SEED"))) : 2026u);
   std::uint64_t simd_triangles = 0;
-  for (int round = 0; round < 120; ++round) {
+  for (int round = 0; round < 400; ++round) {
     CAPTURE(round);
     const Config c = random_config(rng);
     const std::vector<Vertex> v = random_triangles(rng, c, 12);
@@ -187,10 +238,25 @@ TEST_CASE("raster simd: every instruction set gives the scalar pipeline's bytes"
         MESSAGE("this CPU lacks ", isa_name(isa), ": not compared");
         continue;
       }
-      CAPTURE(isa_name(isa));
+      const std::string isa_text = isa_name(isa);
+      CAPTURE(isa_text);
       Images out;
       const RendererStats stats = render(c, v, false, isa, out);
       CHECK(out.color == reference.color);
+      if (out.color != reference.color && getenv("DP2_DEBUG_SIMD")) {
+        for (std::size_t i = 0; i < out.color.size(); i += 4)
+          if (std::memcmp(&out.color[i], &reference.color[i], 4) != 0) {
+            std::uint32_t a, b;
+            std::memcpy(&a, &out.color[i], 4);
+            std::memcpy(&b, &reference.color[i], 4);
+            MESSAGE("pixel ", (i / 4) % kWidth, ",", (i / 4) / kWidth, " simd ", a, " scalar ", b);
+            break;
+          }
+        MESSAGE("depth ", int(c.depth), " stage ", c.stage, " tex ", c.textured, " ops ", int(c.color_op), "/",
+                int(c.alpha_op), " blend ", c.blend, " spec ", c.specular, " fog ", c.fog, " table ", int(c.fog_table),
+                " onw ", c.fog_on_w, " alpha ", c.alpha_test, " mag/min/mip ", int(c.mag), int(c.min), int(c.mip),
+                " levels ", c.levels, " persp ", c.perspective, " flat ", c.flat, " mask ", int(c.write_mask));
+      }
       CHECK(out.depth == reference.depth);
       CHECK(stats.pixels_shaded == ref_stats.pixels_shaded);
       simd_triangles += stats.triangles_binned - stats.kernel_triangles[kKernelKeyCount - 1];

@@ -63,4 +63,14 @@ float compute_lod(float dudx, float dvdx, float dudy, float dvdy) noexcept;
 Color sample(const TextureView& texture, const SamplerState& state, float u, float v, float lod,
              bool* keyed = nullptr) noexcept;
 
+// The level-selection half of sample(): which level(s), with what weight, and which
+// filter — the rules above. `fraction` > 0 only when level0 + 1 exists. Shared by sample()
+// and the SIMD kernels, which choose once per 2×2 quad.
+struct MipChoice {
+  std::uint32_t level0 = 0;
+  float fraction = 0.0f;  // weight of level0 + 1
+  bool linear = false;    // the MAG or MIN filter that applies is (bi)linear
+};
+MipChoice choose_mip(const TextureView& texture, const SamplerState& state, float lod) noexcept;
+
 }  // namespace dp2::raster
