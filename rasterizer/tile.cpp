@@ -171,61 +171,65 @@ struct Edges {
 
 // The SIMD path (span.h): coverage of 4×2 blocks by hierarchical descent — the tile's part
 // of the triangle, then 16×16 squares, then blocks, each wholly in, wholly out or split —
-// and one block-kernel call per row pair. Inside a split square the edge functions step
-// from block to block by adds (exact in int64, as everywhere), and only split blocks look
-// at their pixels.
-void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rect& r, const Rect& tile,
-                            TileCounters& counters) {
+// and one block-kernel call per row pair. Inside a square the edge functions step from
+// block to block by adds (exact in int64, as everywhere), and only split blocks look at
+// their pixels. A small triangle (a few blocks) skips the square level.
+void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rect& r, TileCounters& counters) {
   constexpr std::int32_t kBlockW = 4, kBlockH = 2, kSquare = 16;
-  constexpr std::int32_t kCols = kTileSize / kBlockW, kRows = kTileSize / kBlockH;
+  constexpr std::int32_t kMaxCols = kTileSize / kBlockW, kMaxRows = kTileSize / kBlockH;
+  // Up to this many blocks, testing every block beats classifying squares first.
+  constexpr std::int32_t kSmallBlocks = 16;
   static_assert(kTileSize % kSquare == 0 && kSquare % kBlockW == 0 && kSquare % kBlockH == 0);
   const Edges edges(t);
   const int r_class = edges.classify(r.left, r.top, r.right - r.left, r.bottom - r.top);
   if (r_class < 0) return;  // the triangle's bounds reach this tile, the triangle does not
-  // Per edge: the step one pixel right and down, the block's extremes relative to its
-  // origin, and each lane's offset.
-  std::int64_t sx[3], sy[3], lo_off[3], hi_off[3], lane[3][8];
-  for (int e = 0; e < 3; ++e) {
-    sx[e] = -edges.dy[e] * kSubpixelOne;
-    sy[e] = edges.dx[e] * kSubpixelOne;
-    lo_off[e] = std::min<std::int64_t>(0, (kBlockW - 1) * sx[e]) + std::min<std::int64_t>(0, (kBlockH - 1) * sy[e]);
-    hi_off[e] = std::max<std::int64_t>(0, (kBlockW - 1) * sx[e]) + std::max<std::int64_t>(0, (kBlockH - 1) * sy[e]);
-    for (int i = 0; i < 8; ++i) lane[e][i] = (i & 3) * sx[e] + (i >> 2) * sy[e];
+  // The blocks r touches: masks[row][col] is the block at (bx0 + 4·col, by0 + 2·row).
+  const std::int32_t bx0 = r.left & ~(kBlockW - 1), by0 = r.top & ~(kBlockH - 1);
+  const std::int32_t cols = ((r.right - 1) & ~(kBlockW - 1)) / kBlockW - bx0 / kBlockW + 1;
+  const std::int32_t rows = ((r.bottom - 1) & ~(kBlockH - 1)) / kBlockH - by0 / kBlockH + 1;
+  std::uint8_t masks[kMaxRows][kMaxCols];
+  // Lanes inside r for the first / last column and row of blocks (all lanes elsewhere).
+  int col_first = 0, col_last = 0, row_first = 0, row_last = 0;
+  for (int i = 0; i < 8; ++i) {
+    const std::int32_t dx = i & 3, dy = i >> 2;
+    col_first |= (bx0 + dx >= r.left) << i;
+    col_last |= (bx0 + (cols - 1) * kBlockW + dx < r.right) << i;
+    row_first |= (by0 + dy >= r.top) << i;
+    row_last |= (by0 + (rows - 1) * kBlockH + dy < r.bottom) << i;
   }
-  // Lanes inside r, for blocks on r's border.
-  auto rect_mask = [&](std::int32_t x, std::int32_t y) {
-    int m = 0;
-    for (int i = 0; i < 8; ++i) {
-      const std::int32_t px = x + (i & 3), py = y + (i >> 2);
-      if (px >= r.left && px < r.right && py >= r.top && py < r.bottom) m |= 1 << i;
-    }
-    return m;
+  auto trim = [&](std::int32_t row, std::int32_t col, int m) {
+    if (col == 0) m &= col_first;
+    if (col == cols - 1) m &= col_last;
+    if (row == 0) m &= row_first;
+    if (row == rows - 1) m &= row_last;
+    return static_cast<std::uint8_t>(m);
   };
-  // Block (c, k) of the tile is at (tile.left + 4c, tile.top + 2k).
-  std::uint8_t masks[kRows][kCols] = {};
-  for (std::int32_t sq_y = r.top & ~(kSquare - 1); sq_y < r.bottom; sq_y += kSquare)
-    for (std::int32_t sq_x = r.left & ~(kSquare - 1); sq_x < r.right; sq_x += kSquare) {
-      const Rect sq = intersect({sq_x, sq_y, sq_x + kSquare, sq_y + kSquare}, r);
-      const int sq_class = r_class == 1 ? 1 : edges.classify(sq.left, sq.top, sq.right - sq.left, sq.bottom - sq.top);
-      if (sq_class < 0) continue;
-      const std::int32_t bx0 = sq.left & ~(kBlockW - 1), by0 = sq.top & ~(kBlockH - 1);
-      auto store = [&](std::int32_t x, std::int32_t y, int m) {
-        const bool interior = x >= r.left && x + kBlockW <= r.right && y >= r.top && y + kBlockH <= r.bottom;
-        if (!interior) m &= rect_mask(x, y);
-        masks[(y - tile.top) / kBlockH][(x - tile.left) / kBlockW] = static_cast<std::uint8_t>(m);
-      };
-      if (sq_class == 1) {  // wholly inside: only r's border trims lanes
-        for (std::int32_t y = by0; y < sq.bottom; y += kBlockH)
-          for (std::int32_t x = bx0; x < sq.right; x += kBlockW) store(x, y, 0xFF);
-        continue;
-      }
-      // Split square: the three edge functions at each block's origin, stepped by adds.
-      std::int64_t row0 = edges.at(0, bx0, by0), row1 = edges.at(1, bx0, by0), row2 = edges.at(2, bx0, by0);
-      for (std::int32_t y = by0; y < sq.bottom; y += kBlockH) {
+  if (r_class == 1) {
+    for (std::int32_t row = 0; row < rows; ++row)
+      for (std::int32_t col = 0; col < cols; ++col) masks[row][col] = trim(row, col, 0xFF);
+  } else {
+    // Per edge: the step one pixel right and down, the block's extremes relative to its
+    // origin, and each lane's offset.
+    std::int64_t sx[3], sy[3], lo_off[3], hi_off[3], lane[3][8];
+    for (int e = 0; e < 3; ++e) {
+      sx[e] = -edges.dy[e] * kSubpixelOne;
+      sy[e] = edges.dx[e] * kSubpixelOne;
+      lo_off[e] = std::min<std::int64_t>(0, (kBlockW - 1) * sx[e]) + std::min<std::int64_t>(0, (kBlockH - 1) * sy[e]);
+      hi_off[e] = std::max<std::int64_t>(0, (kBlockW - 1) * sx[e]) + std::max<std::int64_t>(0, (kBlockH - 1) * sy[e]);
+      for (int i = 0; i < 8; ++i) lane[e][i] = (i & 3) * sx[e] + (i >> 2) * sy[e];
+    }
+    // Blocks [c0, c1) × [w0, w1) (in block units of masks), whose first block's edge
+    // functions are e0, e1, e2; `whole` says a square already found them all inside.
+    auto cover = [&](std::int32_t w0, std::int32_t w1, std::int32_t c0, std::int32_t c1, bool whole) {
+      const std::int32_t x = bx0 + c0 * kBlockW, y = by0 + w0 * kBlockH;
+      std::int64_t row0 = edges.at(0, x, y), row1 = edges.at(1, x, y), row2 = edges.at(2, x, y);
+      for (std::int32_t row = w0; row < w1; ++row) {
         std::int64_t e0 = row0, e1 = row1, e2 = row2;
-        for (std::int32_t x = bx0; x < sq.right; x += kBlockW) {
+        for (std::int32_t col = c0; col < c1; ++col) {
           int m = 0;
-          if (e0 + hi_off[0] >= 0 && e1 + hi_off[1] >= 0 && e2 + hi_off[2] >= 0) {  // not wholly outside
+          if (whole) {
+            m = 0xFF;
+          } else if (e0 + hi_off[0] >= 0 && e1 + hi_off[1] >= 0 && e2 + hi_off[2] >= 0) {  // not wholly outside
             if (e0 + lo_off[0] >= 0 && e1 + lo_off[1] >= 0 && e2 + lo_off[2] >= 0) {
               m = 0xFF;
             } else {
@@ -233,7 +237,7 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
                 if (e0 + lane[0][i] >= 0 && e1 + lane[1][i] >= 0 && e2 + lane[2][i] >= 0) m |= 1 << i;
             }
           }
-          store(x, y, m);
+          masks[row][col] = trim(row, col, m);
           e0 += kBlockW * sx[0];
           e1 += kBlockW * sx[1];
           e2 += kBlockW * sx[2];
@@ -242,22 +246,44 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
         row1 += kBlockH * sy[1];
         row2 += kBlockH * sy[2];
       }
+    };
+    if (rows * cols <= kSmallBlocks) {
+      cover(0, rows, 0, cols, false);
+    } else {
+      // Squares of kSquare pixels aligned in the tile; rows and columns in block units.
+      constexpr std::int32_t kSqCols = kSquare / kBlockW, kSqRows = kSquare / kBlockH;
+      const std::int32_t col_base = (bx0 & (kSquare - 1)) / kBlockW, row_base = (by0 & (kSquare - 1)) / kBlockH;
+      for (std::int32_t w0 = 0; w0 < rows; w0 = (w0 + row_base) / kSqRows * kSqRows + kSqRows - row_base) {
+        const std::int32_t w1 = std::min(rows, (w0 + row_base) / kSqRows * kSqRows + kSqRows - row_base);
+        for (std::int32_t c0 = 0; c0 < cols; c0 = (c0 + col_base) / kSqCols * kSqCols + kSqCols - col_base) {
+          const std::int32_t c1 = std::min(cols, (c0 + col_base) / kSqCols * kSqCols + kSqCols - col_base);
+          const Rect sq = intersect({bx0 + c0 * kBlockW, by0 + w0 * kBlockH, bx0 + c1 * kBlockW, by0 + w1 * kBlockH}, r);
+          const int sq_class = edges.classify(sq.left, sq.top, sq.right - sq.left, sq.bottom - sq.top);
+          if (sq_class < 0) {
+            for (std::int32_t row = w0; row < w1; ++row)
+              for (std::int32_t col = c0; col < c1; ++col) masks[row][col] = 0;
+            continue;
+          }
+          cover(w0, w1, c0, c1, sq_class == 1);
+        }
+      }
     }
+  }
   const Plane* tex = chunk.texcoord_planes.data() + t.texcoords;
-  for (std::int32_t k = (r.top - tile.top) / kBlockH; k <= (r.bottom - 1 - tile.top) / kBlockH; ++k) {
-    std::int32_t first = (r.left - tile.left) / kBlockW, last = (r.right - 1 - tile.left) / kBlockW;
-    while (first <= last && masks[k][first] == 0) ++first;
-    while (last >= first && masks[k][last] == 0) --last;
+  for (std::int32_t row = 0; row < rows; ++row) {
+    std::int32_t first = 0, last = cols - 1;
+    while (first <= last && masks[row][first] == 0) ++first;
+    while (last >= first && masks[row][last] == 0) --last;
     if (first > last) continue;
-    t.fast->kernel(*t.fast, t, tex, tile.top + kBlockH * k, tile.left + kBlockW * first, &masks[k][first],
-                   last - first + 1, counters);
+    t.fast->kernel(*t.fast, t, tex, by0 + kBlockH * row, bx0 + kBlockW * first, &masks[row][first], last - first + 1,
+                   counters);
   }
 }
 
 void raster_triangle(const Chunk& chunk, const TrianglePrim& t, const Rect& tile, TileCounters& counters) {
   const Rect r = intersect(t.bounds, tile);
   if (r.empty()) return;
-  if (t.fast) return raster_triangle_blocks(chunk, t, r, tile, counters);
+  if (t.fast) return raster_triangle_blocks(chunk, t, r, counters);
   // Edge i runs from vertex i to vertex i+1; with the positive orientation the inside is
   // where every edge function is ≥ 0. Top-left rule (y down): an edge is "top" when it is
   // horizontal and runs in +x, "left" when it runs in −y; pixel centres exactly on any
@@ -398,14 +424,29 @@ void raster_point(const PointPrim& p, const Rect& tile, TileCounters& counters) 
 
 }  // namespace
 
+// How many bin entries ahead a tile prefetches triangle records, and the line size it
+// steps by (x86 and most Arm cores).
+constexpr std::uint32_t kPrefetchDistance = 4;
+constexpr std::size_t kCacheLine = 64;
+
 void rasterize_tile(const Renderer::Scene& scene, std::int32_t tx, std::int32_t ty, TileCounters& counters) {
   const Rect tile = tile_rect(tx, ty);
   for (std::size_t c = 0; c < scene.used; ++c) {
     const Chunk& chunk = *scene.chunks[c];
     if (tx >= chunk.tiles_x || ty >= chunk.tiles_y) continue;  // the grid grew after it closed
     const std::size_t t = static_cast<std::size_t>(ty) * chunk.tiles_x + tx;
-    for (std::uint32_t k = chunk.offsets[t]; k < chunk.offsets[t + 1]; ++k) {
+    const std::uint32_t end = chunk.offsets[t + 1];
+    for (std::uint32_t k = chunk.offsets[t]; k < end; ++k) {
       const BinEntry& e = chunk.entries[k];
+      // A tile reads its triangles scattered through the chunk: fetch the records a few
+      // entries ahead so their cache misses overlap with this one's work.
+      if (k + kPrefetchDistance < end) {
+        const BinEntry& ahead = chunk.entries[k + kPrefetchDistance];
+        if (ahead.kind == BinEntry::Kind::kTriangle) {
+          const auto* p = reinterpret_cast<const char*>(&chunk.triangles[ahead.index]);
+          for (std::size_t line = 0; line < sizeof(TrianglePrim); line += kCacheLine) __builtin_prefetch(p + line);
+        }
+      }
       ++counters.entries;
       switch (e.kind) {
         case BinEntry::Kind::kClear: run_clear(chunk.clears[e.index], tile); break;
