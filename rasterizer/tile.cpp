@@ -233,8 +233,9 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
             if (e0 + lo_off[0] >= 0 && e1 + lo_off[1] >= 0 && e2 + lo_off[2] >= 0) {
               m = 0xFF;
             } else {
+              // All three ≥ 0 exactly when their OR has no sign bit: no branch per lane.
               for (int i = 0; i < 8; ++i)
-                if (e0 + lane[0][i] >= 0 && e1 + lane[1][i] >= 0 && e2 + lane[2][i] >= 0) m |= 1 << i;
+                m |= static_cast<int>(((e0 + lane[0][i]) | (e1 + lane[1][i]) | (e2 + lane[2][i])) >= 0) << i;
             }
           }
           masks[row][col] = trim(row, col, m);
