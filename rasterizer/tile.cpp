@@ -3,6 +3,7 @@
 // thread; a tile touches only its own pixels.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "dp2raster/formats.h"
 #include "pixel.h"
@@ -15,16 +16,61 @@ Rect tile_rect(std::int32_t tx, std::int32_t ty) {
   return {tx * kTileSize, ty * kTileSize, (tx + 1) * kTileSize, (ty + 1) * kTileSize};
 }
 
+// Fills [x0, x1) of row y of `image` with the raw value `raw` (1, 2 or 4 bytes a pixel),
+// or returns false for another size.
+bool fill_row(const ImageView& image, std::int32_t y, std::int32_t x0, std::int32_t x1, std::uint32_t raw) {
+  const std::uint32_t bytes = format_info(image.format).bits_per_pixel / 8u;
+  std::byte* row = image.data + static_cast<std::size_t>(y) * image.pitch + static_cast<std::size_t>(x0) * bytes;
+  const std::size_t n = static_cast<std::size_t>(x1 - x0);
+  switch (bytes) {
+    case 1: std::memset(row, static_cast<int>(raw & 0xFFu), n); return true;
+    case 2: {
+      const auto v = static_cast<std::uint16_t>(raw);
+      for (std::size_t i = 0; i < n; ++i) std::memcpy(row + 2 * i, &v, 2);
+      return true;
+    }
+    case 4:
+      for (std::size_t i = 0; i < n; ++i) std::memcpy(row + 4 * i, &raw, 4);
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A clear inside one tile. Whole pixels (the colour, or depth and stencil together) are
+// written as the raw value the format functions give for the first pixel, row by row;
+// clearing depth or stencil alone keeps the other per pixel.
 void run_clear(const ClearCommand& c, const Rect& tile) {
   const Rect r = intersect(c.rect, tile);
+  if (r.empty()) return;
+  auto inside = [](const ImageView& v, const Rect& rr) {
+    return rr.right <= static_cast<std::int32_t>(v.width) && rr.bottom <= static_cast<std::int32_t>(v.height);
+  };
+  const auto ux = static_cast<std::uint32_t>(r.left), uy = static_cast<std::uint32_t>(r.top);
+  bool color = c.clear_color, depth = c.clear_depth || c.clear_stencil;
+  if (color && inside(c.color, r)) {
+    write_raw(c.color, ux, uy, c.color_raw);
+    const std::uint32_t raw = read_raw(c.color, ux, uy);
+    color = false;
+    for (std::int32_t y = r.top; y < r.bottom && !color; ++y) color = !fill_row(c.color, y, r.left, r.right, raw);
+  }
+  const bool whole_depth = (c.clear_depth || format_info(c.depth.format).stencil_bits == 0) &&
+                           (c.clear_stencil || format_info(c.depth.format).stencil_bits == 0);
+  if (depth && whole_depth && c.clear_depth && inside(c.depth, r)) {
+    write_depth_stencil(c.depth, ux, uy, c.depth_value, c.stencil_value);
+    const std::uint32_t raw = read_raw(c.depth, ux, uy);
+    depth = false;
+    for (std::int32_t y = r.top; y < r.bottom && !depth; ++y) depth = !fill_row(c.depth, y, r.left, r.right, raw);
+  }
+  if (!color && !depth) return;
   for (std::int32_t y = r.top; y < r.bottom; ++y)
     for (std::int32_t x = r.left; x < r.right; ++x) {
-      const auto ux = static_cast<std::uint32_t>(x), uy = static_cast<std::uint32_t>(y);
-      if (c.clear_color && ux < c.color.width && uy < c.color.height) write_raw(c.color, ux, uy, c.color_raw);
-      if ((c.clear_depth || c.clear_stencil) && ux < c.depth.width && uy < c.depth.height) {
-        const std::uint32_t d = c.clear_depth ? c.depth_value : read_depth(c.depth, ux, uy);
-        const std::uint32_t s = c.clear_stencil ? c.stencil_value : read_stencil(c.depth, ux, uy);
-        write_depth_stencil(c.depth, ux, uy, d, s);
+      const auto px = static_cast<std::uint32_t>(x), py = static_cast<std::uint32_t>(y);
+      if (color && px < c.color.width && py < c.color.height) write_raw(c.color, px, py, c.color_raw);
+      if (depth && px < c.depth.width && py < c.depth.height) {
+        const std::uint32_t d = c.clear_depth ? c.depth_value : read_depth(c.depth, px, py);
+        const std::uint32_t st = c.clear_stencil ? c.stencil_value : read_stencil(c.depth, px, py);
+        write_depth_stencil(c.depth, px, py, d, st);
       }
     }
 }
