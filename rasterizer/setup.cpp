@@ -119,9 +119,37 @@ class PlaneBuilder {
 
 float channel(const Color& c, int i) noexcept { return i == 0 ? c.r : i == 1 ? c.g : i == 2 ? c.b : c.a; }
 
+// Whether a pixel step reads the specular colour: the specular add, vertex fog (its
+// factor is specular alpha), or a stage argument D3DTA_SPECULAR.
+bool reads_specular(const DrawState& s) {
+  if (s.specular || (s.fog && s.fog_table == FogMode::kNone)) return true;
+  for (std::uint32_t i = 0; i < s.stage_count; ++i) {
+    const StageState& st = s.stages[i];
+    for (int a = 0; a < 3; ++a)
+      if ((st.color_arg[a] & kArgSelectMask) == kArgSpecular || (st.alpha_arg[a] & kArgSelectMask) == kArgSpecular)
+        return true;
+  }
+  return false;
+}
+
+// What one draw's primitive setup needs, for the calling thread or a worker.
+struct DrawJob {
+  const DrawState* state;
+  FragmentKernel kernel;
+  const FastDraw* fast;
+  std::size_t key;
+  Topology topology;
+  std::size_t count;  // primitives in the whole draw
+  std::span<const Vertex> vertices;
+  std::span<const std::uint32_t> indices, edge_flags;
+  std::uint8_t sampled_sets;  // sampled_texcoord_sets(*state): the u, v planes set up
+  bool specular_planes;       // some pixel step reads the specular colour
+};
+
 // Interpolation planes of z, rhw, the colours and the sampled texture coordinates
 // (scene.h says how they are evaluated). `v` is in the triangle's oriented order.
-void set_up_planes(TrianglePrim& t, const DrawState& state, const Vertex* const (&v)[3], std::vector<Plane>& texcoord_planes) {
+void set_up_planes(TrianglePrim& t, const DrawJob& job, const Vertex* const (&v)[3], std::vector<Plane>& texcoord_planes) {
+  const DrawState& state = *job.state;
   t.ox = t.bounds.left;
   t.oy = t.bounds.top;
   const PlaneBuilder plane(t);
@@ -140,7 +168,9 @@ void set_up_planes(TrianglePrim& t, const DrawState& state, const Vertex* const 
   // FLAT shading takes the provoking vertex's diffuse and specular colour, but the fog
   // factor in specular alpha stays interpolated.
   t.flat_mask = flat ? 0x7F : 0;
-  for (int i = 0; i < kColorPlanes; ++i) {
+  // Specular planes stay zero when nothing reads them.
+  const int planes = job.specular_planes ? kColorPlanes : 4;
+  for (int i = 0; i < planes; ++i) {
     const Color& c0 = i < 4 ? v[0]->diffuse : v[0]->specular;
     const Color& c1 = i < 4 ? v[1]->diffuse : v[1]->specular;
     const Color& c2 = i < 4 ? v[2]->diffuse : v[2]->specular;
@@ -149,16 +179,17 @@ void set_up_planes(TrianglePrim& t, const DrawState& state, const Vertex* const 
                                          : attribute(channel(c0, k), channel(c1, k), channel(c2, k));
   }
   t.texcoords = static_cast<std::uint32_t>(texcoord_planes.size());
-  const std::uint8_t sets = sampled_texcoord_sets(state);
   for (std::size_t set = 0; set < kMaxTextureCoordSets; ++set)
-    if (sets & (1u << set))
+    if (job.sampled_sets & (1u << set))
       for (std::size_t k = 0; k < 2; ++k)  // the sampler reads u and v only
         texcoord_planes.push_back(attribute(v[0]->tex[set][k], v[1]->tex[set][k], v[2]->tex[set][k]));
 }
 
 // Edge visibility bits for wireframe: bit 0 = v0v1, bit 1 = v1v2, bit 2 = v2v0.
-void add_triangle(Chunk& scene, const DrawState& state, FragmentKernel kernel, const FastDraw* fast,
-                  std::size_t key, const Vertex& a_in, const Vertex& b_in, const Vertex& c_in, std::uint32_t edges) {
+void add_triangle(Chunk& scene, const DrawJob& job, const Vertex& a_in, const Vertex& b_in, const Vertex& c_in,
+                  std::uint32_t edges) {
+  const DrawState& state = *job.state;
+  const FragmentKernel kernel = job.kernel;
   Vertex a = a_in, b = b_in, c = c_in;
   apply_wrap(state, a, b, c);
   if (!usable(a) || !usable(b) || !usable(c)) {
@@ -168,7 +199,7 @@ void add_triangle(Chunk& scene, const DrawState& state, FragmentKernel kernel, c
   TrianglePrim t;
   t.state = &state;
   t.kernel = kernel;
-  t.fast = fast;
+  t.fast = job.fast;
   const Vertex* in[3] = {&a, &b, &c};
   std::int64_t x[3], y[3];
   for (int i = 0; i < 3; ++i) {
@@ -211,25 +242,14 @@ void add_triangle(Chunk& scene, const DrawState& state, FragmentKernel kernel, c
   const Rect r{ceil_pixel(xmin), ceil_pixel(ymin), floor_pixel(xmax) + 1, floor_pixel(ymax) + 1};
   t.bounds = intersect(r, state.clip);
   if (t.bounds.empty()) return;
-  set_up_planes(t, state, v, scene.texcoord_planes);
+  set_up_planes(t, job, v, scene.texcoord_planes);
   scene.triangles.push_back(t);
   ++scene.stats.triangles_binned;
-  ++scene.stats.kernel_triangles[key];
+  ++scene.stats.kernel_triangles[job.key];
   scene.bin(t.bounds, {BinEntry::Kind::kTriangle, static_cast<std::uint32_t>(scene.triangles.size() - 1)});
 }
 
 
-// What one draw's primitive setup needs, for the calling thread or a worker.
-struct DrawJob {
-  const DrawState* state;
-  FragmentKernel kernel;
-  const FastDraw* fast;
-  std::size_t key;
-  Topology topology;
-  std::size_t count;  // primitives in the whole draw
-  std::span<const Vertex> vertices;
-  std::span<const std::uint32_t> indices, edge_flags;
-};
 
 // Sets up primitives [first, last) of the draw into `chunk`. Any thread: reads only the
 // job and writes only the chunk.
@@ -256,14 +276,14 @@ void set_up_range(Chunk& chunk, const DrawJob& job, std::size_t first, std::size
     case Topology::kTriangleList:
       for (std::size_t i = first; i < last; ++i) {
         const std::uint32_t edges = i < job.edge_flags.size() ? job.edge_flags[i] & 7u : 7u;
-        add_triangle(chunk, state, kernel, job.fast, job.key, vertex(3 * i), vertex(3 * i + 1), vertex(3 * i + 2), edges);
+        add_triangle(chunk, job, vertex(3 * i), vertex(3 * i + 1), vertex(3 * i + 2), edges);
       }
       break;
     case Topology::kTriangleStrip:
       // Odd triangles swap their last two vertices to keep the winding: (i, i+2, i+1).
       for (std::size_t i = first; i < last; ++i) {
-        if (i % 2 == 0) add_triangle(chunk, state, kernel, job.fast, job.key, vertex(i), vertex(i + 1), vertex(i + 2), 7u);
-        else add_triangle(chunk, state, kernel, job.fast, job.key, vertex(i), vertex(i + 2), vertex(i + 1), 7u);
+        if (i % 2 == 0) add_triangle(chunk, job, vertex(i), vertex(i + 1), vertex(i + 2), 7u);
+        else add_triangle(chunk, job, vertex(i), vertex(i + 2), vertex(i + 1), 7u);
       }
       break;
     case Topology::kTriangleFan: {
@@ -279,7 +299,7 @@ void set_up_range(Chunk& chunk, const DrawJob& job, std::size_t first, std::size
                   | ((i + 1 == n ? (f >> (n + 1)) & 1u : 0u) << 1)  // v[i+2]v[0]
                   | ((i == 0 ? f & 1u : 0u) << 2);               // v[0]v[i+1]
         }
-        add_triangle(chunk, state, kernel, job.fast, job.key, vertex(i + 1), vertex(i + 2), vertex(0), edges);
+        add_triangle(chunk, job, vertex(i + 1), vertex(i + 2), vertex(0), edges);
       }
       break;
     }
@@ -331,8 +351,9 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
   // worker bins.
   if (state.clip.left < 0 || state.clip.top < 0) return;
   scene.ensure_grid(state.clip.right, state.clip.bottom);
-  const DrawJob job{&state, kernel,   scene.fast_draw, scene.fast_key, topology,
-                    primitive_count, vertices, indices,        edge_flags};
+  const DrawJob job{&state,   kernel,   scene.fast_draw, scene.fast_key,   topology,
+                    primitive_count, vertices, indices,   edge_flags,       sampled_texcoord_sets(state),
+                    reads_specular(state)};
   if (job.count <= kChunkPrimitives) {
     set_up_range(scene.open_chunk(), job, 0, job.count);
     if (scene.primitives + scene.open->primitives() > scene.primitive_budget) scene.render();
