@@ -1,34 +1,67 @@
-// The tile executor: the only file that uses TBB (STYLE.md §12), so another scheduler
-// (a host's thread pool, a build without TBB) replaces this file alone.
+// The tile executor (executor.h): the only file that uses TBB (STYLE.md §12). A build
+// with DP2_WITH_TBB=0 schedules on dp2's own ThreadPool instead.
+#include "dp2raster/executor.h"
+
+#if DP2_WITH_TBB
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "scene.h"
+#include <optional>
+#else
+#include "dp2raster/thread_pool.h"
+#endif
 
 namespace dp2::raster {
 
-void for_each_tile(unsigned threads, const HostExecutor& host, std::size_t count, void (*fn)(void*, std::size_t),
-                   void* context) {
-  if (host.parallel_for && threads != 1 && count > 1) {
-    host.parallel_for(host.user, count, fn, context);
+#if DP2_WITH_TBB
+// threads > 0: an arena of that concurrency, kept for the executor's life (TBB starts its
+// workers on first use). threads == 0: TBB's implicit arena, one worker per core.
+struct TileExecutor::Own {
+  explicit Own(unsigned threads) {
+    if (threads > 0) arena.emplace(static_cast<int>(threads));
+  }
+  std::optional<tbb::task_arena> arena;
+
+  void parallel_for(std::size_t count, void (*fn)(void*, std::size_t), void* context) {
+    auto body = [&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count), [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) fn(context, i);
+      });
+    };
+    if (arena)
+      arena->execute(body);
+    else
+      body();
+  }
+};
+const char* TileExecutor::scheduler() noexcept { return "tbb"; }
+#else
+struct TileExecutor::Own {
+  explicit Own(unsigned threads) : pool(threads) {}  // 0: one per core
+  ThreadPool pool;
+
+  void parallel_for(std::size_t count, void (*fn)(void*, std::size_t), void* context) {
+    pool.parallel_for(count, fn, context);
+  }
+};
+const char* TileExecutor::scheduler() noexcept { return "thread pool"; }
+#endif
+
+TileExecutor::TileExecutor(unsigned threads, HostExecutor host) : threads_(threads), host_(host) {}
+TileExecutor::~TileExecutor() = default;
+
+void TileExecutor::for_each_tile(std::size_t count, void (*fn)(void*, std::size_t), void* context) {
+  if (host_.parallel_for && threads_ != 1 && count > 1) {
+    host_.parallel_for(host_.user, count, fn, context);
     return;
   }
-  if (threads == 1 || count <= 1) {
+  if (threads_ == 1 || count <= 1) {
     for (std::size_t i = 0; i < count; ++i) fn(context, i);
     return;
   }
-  auto body = [&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count), [&](const tbb::blocked_range<std::size_t>& r) {
-      for (std::size_t i = r.begin(); i != r.end(); ++i) fn(context, i);
-    });
-  };
-  if (threads == 0) {
-    body();
-  } else {
-    tbb::task_arena arena(static_cast<int>(threads));
-    arena.execute(body);
-  }
+  if (!own_) own_ = std::make_unique<Own>(threads_);
+  own_->parallel_for(count, fn, context);
 }
 
 }  // namespace dp2::raster

@@ -89,7 +89,7 @@ void Renderer::Scene::render() {
   if (used > 0 && tiles > 0) {
     tile_counters.assign(tiles, TileCounters{});
     FlushContext ctx{this, &tile_counters};
-    for_each_tile(threads, host, tiles, run_tile, &ctx);
+    executor.for_each_tile(tiles, run_tile, &ctx);
     for (const TileCounters& c : tile_counters) {
       stats.pixels_shaded += c.pixels;
       stats.tiles_rasterized += c.entries ? 1 : 0;

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "dp2raster/executor.h"
 #include "dp2raster/pipeline.h"
 #include "dp2raster/renderer.h"
 #include "pixel.h"
@@ -139,10 +140,11 @@ struct Chunk {
 };
 
 struct Renderer::Scene {
-  Scene(unsigned thread_count, HostExecutor host_executor) : threads(thread_count), host(host_executor) {}
+  Scene(unsigned thread_count, HostExecutor host_executor) : executor(thread_count, host_executor) {}
 
-  unsigned threads;
-  HostExecutor host;
+  // Runs the tiles at flush and a large draw's setup rounds: the host's executor, TBB or
+  // dp2's own pool, or the calling thread alone (executor.h).
+  TileExecutor executor;
   bool generic_kernels = false;
   Isa isa = Isa::kAuto;
   // The block kernels' view of each draw state seen since the last flush (span.h), and
@@ -174,10 +176,5 @@ struct Renderer::Scene {
 
 // Tile work, called per tile on a worker thread (tile.cpp).
 void rasterize_tile(const Renderer::Scene& scene, std::int32_t tx, std::int32_t ty, TileCounters& counters);
-
-// Runs fn(i) for i in [0, count): on the host's executor when it has one, else in parallel
-// through TBB when threads != 1 (executor.cpp: the one place that talks to TBB).
-void for_each_tile(unsigned threads, const HostExecutor& host, std::size_t count, void (*fn)(void*, std::size_t),
-                   void* context);
 
 }  // namespace dp2::raster

@@ -367,7 +367,7 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
     SetupRound round{&job, {}, first, scene.tiles_x, scene.tiles_y};
     const std::size_t chunks = std::min(per_round, (job.count - first + kChunkPrimitives - 1) / kChunkPrimitives);
     for (std::size_t i = 0; i < chunks; ++i) round.chunks[i] = &scene.acquire();
-    for_each_tile(scene.threads, scene.host, chunks, run_setup, &round);
+    scene.executor.for_each_tile(chunks, run_setup, &round);
     for (std::size_t i = 0; i < chunks; ++i) scene.primitives += round.chunks[i]->primitives();
     if (scene.primitives > scene.primitive_budget) scene.render();
   }

@@ -60,8 +60,9 @@ struct HostExecutor {
 
 class Renderer {
  public:
-  // threads: 0 = the executor's default, 1 = run every tile on the calling thread. A host
-  // executor (parallel_for set) replaces dp2's own (TBB) for the tiles.
+  // threads: 0 = the executor's default (one per core), 1 = run every tile on the calling
+  // thread. A host executor (parallel_for set) replaces dp2's own scheduler — TBB, or
+  // dp2's thread pool in a build without TBB — for the tiles (executor.h).
   explicit Renderer(unsigned threads = 0, HostExecutor host = {});
   ~Renderer();
   Renderer(const Renderer&) = delete;
