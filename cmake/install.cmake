@@ -26,7 +26,8 @@ target_include_directories(dp2 PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUD
 
 # dp2_rasterizer's own headers are an internal interface (include/dp2/*.h never include
 # them) and its glm use is header-only: rasterizer/CMakeLists.txt marks both build-only, so
-# the exported target is a plain static library that needs TBB at link time.
+# the exported target is a plain static library that needs TBB at link time — only when
+# DP2_WITH_TBB is on (dp2Config.cmake and dp2.pc say so; off, nothing asks for TBB).
 
 set(DP2_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/dp2)
 
@@ -54,6 +55,11 @@ install(FILES ${PROJECT_BINARY_DIR}/dp2Config.cmake ${PROJECT_BINARY_DIR}/dp2Con
 # pkg-config: the .pc is written at install time so it carries the prefix the install
 # actually used (cmake --install --prefix), not only CMAKE_INSTALL_PREFIX.
 set(DP2_PC_PREFIX "@DP2_PC_PREFIX@")  # left for the install step to fill in
+if(DP2_WITH_TBB)  # Libs: carries -ltbb only in a build with TBB
+  set(DP2_PC_TBB "-ltbb ")
+else()
+  set(DP2_PC_TBB "")
+endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/dp2.pc.in ${PROJECT_BINARY_DIR}/dp2.pc.in @ONLY)
 install(CODE "
   set(DP2_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")

@@ -1,6 +1,7 @@
 # cmake -P script behind the package.install_and_consume test (tests/package/CMakeLists.txt).
 # Inputs: DP2_BUILD_DIR, DP2_CONSUMER_DIR, DP2_WORK_DIR, DP2_CONFIG, DP2_VERSION,
-# DP2_C_COMPILER, DP2_CXX_COMPILER, DP2_C_FLAGS, DP2_CXX_FLAGS, DP2_LINKER_FLAGS, DP2_PKG_CONFIG.
+# DP2_C_COMPILER, DP2_CXX_COMPILER, DP2_C_FLAGS, DP2_CXX_FLAGS, DP2_LINKER_FLAGS, DP2_PKG_CONFIG,
+# DP2_WITH_TBB.
 cmake_minimum_required(VERSION 3.25)
 
 function(run)
@@ -46,8 +47,23 @@ foreach(h ${headers})
   endforeach()
 endforeach()
 
+# A build without TBB installs a package that never asks for it: no -ltbb in dp2.pc, no
+# TBB target in the exported link interface, and the consumer below finds dp2 with
+# find_package(TBB) disabled.
+set(no_tbb_flag "")
+if(DEFINED DP2_WITH_TBB AND NOT DP2_WITH_TBB)
+  file(GLOB_RECURSE files ${prefix}/lib*/dp2.pc ${prefix}/lib*/dp2Targets*.cmake)
+  foreach(f ${files})
+    file(READ ${f} content)
+    if(content MATCHES "tbb|TBB")
+      message(FATAL_ERROR "${f}: a DP2_WITH_TBB=OFF install mentions TBB")
+    endif()
+  endforeach()
+  set(no_tbb_flag -DCMAKE_DISABLE_FIND_PACKAGE_TBB=ON)
+endif()
+
 # 2. find_package(dp2 CONFIG) + dp2::dp2: a C and a C++ consumer.
-run(${CMAKE_COMMAND} -S ${DP2_CONSUMER_DIR} -B ${build}
+run(${CMAKE_COMMAND} -S ${DP2_CONSUMER_DIR} -B ${build} ${no_tbb_flag}
     -DCMAKE_BUILD_TYPE=${DP2_CONFIG}
     -DCMAKE_PREFIX_PATH=${prefix}
     -DCMAKE_C_COMPILER=${DP2_C_COMPILER}
