@@ -3,7 +3,7 @@
 #   make demo   install what is missing, configure, build, run the main example
 #   make test   install what is missing, build, run every test (release, then ASan+UBSan)
 #
-# Other targets: make deps | build | asan | tsan | bench [BENCH_ARGS=...] | fuzz | fuzz-capture [FUZZ_SECONDS=60] | clean
+# Other targets: make deps | build | asan | tsan | notbb | bench [BENCH_ARGS=...] | fuzz | fuzz-capture [FUZZ_SECONDS=60] | clean
 
 SHELL := /bin/bash
 JOBS ?= 2
@@ -13,7 +13,7 @@ FUZZ_SECONDS ?= 60
 DEB_PACKAGES := cmake g++ make pkg-config python3 libosmesa6-dev libglm-dev libtbb-dev libstb-dev doctest-dev \
                 libcli11-dev clang-14 libclang-rt-14-dev mingw-w64-common mingw-w64-x86-64-dev
 
-.PHONY: all deps build asan tsan demo test bench fuzz fuzz-capture clean
+.PHONY: all deps build asan tsan notbb demo test bench fuzz fuzz-capture clean
 
 all: build
 
@@ -46,6 +46,12 @@ tsan: deps
 	cmake --preset tsan
 	cmake --build --preset tsan -j $(JOBS) --target dp2_tests
 	ctest --preset tsan
+
+# The build without TBB (DP2_WITH_TBB=OFF: dp2's own thread pool), built and tested whole.
+notbb: deps
+	cmake --preset notbb
+	cmake --build --preset notbb -j $(JOBS)
+	ctest --preset notbb -j $(JOBS)
 
 demo: build
 	./build/release/examples/dp2demo
