@@ -68,7 +68,8 @@ struct DeviceDesc {
   // on it (tests force each and compare).
   SimdTarget simd = SimdTarget::kAuto;
   // The host's thread pool (an emulator's own workers). When set, the rasterizer's tiles
-  // run through it instead of dp2's TBB arena: parallel_for(user, count, task, task_context)
+  // run through it instead of dp2's own executor (a TBB arena, or dp2's thread pool in a
+  // DP2_WITH_TBB=OFF build): parallel_for(user, count, task, task_context)
   // must call task(task_context, i) for every i in [0, count) and return when all have.
   void* executor_user = nullptr;
   void (*executor_parallel_for)(void* user, std::size_t count, void (*task)(void*, std::size_t),

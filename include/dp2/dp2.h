@@ -75,8 +75,9 @@ typedef struct dp2_device dp2_device;
  * call task(task_context, i) exactly once for every i in [0, count) — on any of its
  * threads, in any order — and return only when all those calls have returned. It is
  * called from the device's GPU worker thread, never re-entrantly for one device.
- * The rasterizer's tiles then run through it instead of dp2's own TBB arena
- * (render_threads = 1 still keeps every tile on the GPU worker). */
+ * The rasterizer's tiles then run through it instead of dp2's own executor (a TBB
+ * arena, or dp2's thread pool in a build without TBB); render_threads = 1 still keeps
+ * every tile on the GPU worker. */
 typedef void (*dp2_task_fn)(void* task_context, size_t index);
 typedef struct dp2_executor {
   uint32_t size; /* sizeof(dp2_executor) */
