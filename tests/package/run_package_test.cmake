@@ -55,7 +55,7 @@ if(DEFINED DP2_WITH_TBB AND NOT DP2_WITH_TBB)
   file(GLOB_RECURSE files ${prefix}/lib*/dp2.pc ${prefix}/lib*/dp2Targets*.cmake)
   foreach(f ${files})
     file(READ ${f} content)
-    if(content MATCHES "tbb|TBB")
+    if(content MATCHES "-ltbb|TBB::")  # not a bare "tbb": the build dir may be build/notbb
       message(FATAL_ERROR "${f}: a DP2_WITH_TBB=OFF install mentions TBB")
     endif()
   endforeach()
