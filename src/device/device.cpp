@@ -86,7 +86,7 @@ void DeviceImpl::submit_records(ULONG_PTR handle, Context& context) {
   diagnostics.missing_textures += encoded.unresolved_textures;
   // The encoder's output passes the same validation as a Render from outside, so the
   // worker can trust every buffer it runs.
-  const HRESULT hr = gpu::validate_submission(encoded.commands, encoded.allocations, encoded.patches,
+  const HRESULT hr = gpu::validate_submission(encoded.encoded(), encoded.allocations, encoded.patches,
                                               [&](std::uint32_t a) { return memory.info(a).has_value(); });
   if (hr != S_OK) {
     ++diagnostics.draws_skipped;
@@ -94,6 +94,7 @@ void DeviceImpl::submit_records(ULONG_PTR handle, Context& context) {
   }
   gpu::Submission s;
   s.context = handle;
+  encoded.commands.resize(encoded.command_size);
   s.commands = std::move(encoded.commands);
   s.allocations = std::move(encoded.allocations);
   s.patches = std::move(encoded.patches);

@@ -94,12 +94,13 @@ void Backend::set_state(std::span<const std::byte> p, memory::VideoMemory& memor
   std::size_t at = sizeof st + st.key_size + st.uniforms_size;
   for (std::uint32_t slot = 0; slot < 9; ++slot)
     if (st.palette_mask & (1u << slot)) {
-      std::memcpy(palettes_.emplace_back().data(), p.data() + at, 1024);
-      palette[slot] = palettes_.back().data();
+      std::array<std::uint32_t, 256>& entries = palettes_.take();
+      std::memcpy(entries.data(), p.data() + at, 1024);
+      palette[slot] = entries.data();
       at += 1024;
     }
   std::uint64_t bad = 0;
-  raster::DrawState& ds = states_.emplace_back();
+  raster::DrawState& ds = states_.take();
   current_ = &ds;
 
   std::array<raster::ImageView, raster::kMaxMipLevels> views{};
@@ -210,12 +211,12 @@ void Backend::set_state(std::span<const std::byte> p, memory::VideoMemory& memor
 
     const DP2GPU_SURFACE& surface = st.textures[i];
     if (surface.address == 0 && surface.width == 0) continue;  // no texture bound
-    raster::TextureView& view = textures_.emplace_back();
+    raster::TextureView& view = textures_.take();
     view.levels = resolve_surface(surface, memory, view.level);
     if (view.levels == 0) {
       // A surface that cannot be sampled (a format the rasterizer lacks, or memory that
       // did not resolve): the stage samples as if no texture were bound, and it is counted.
-      textures_.pop_back();
+      textures_.drop_last();
       counters.missing_textures.fetch_add(1, std::memory_order_relaxed);
       continue;
     }
@@ -302,7 +303,7 @@ void Backend::draw(std::span<const std::byte> p, BackendCounters& counters) {
   }
   // TnL writes stage i's coordinates to set i, so the stages read set i.
   if (tnl_.source != current_) {
-    raster::DrawState& remapped = states_.emplace_back(*current_);
+    raster::DrawState& remapped = states_.take(*current_);
     remapped.texcoord_sets = 0;
     for (std::uint32_t i = 0; i < remapped.stage_count; ++i) {
       remapped.stages[i].texcoord_set = static_cast<std::uint8_t>(i);
@@ -353,9 +354,9 @@ void Backend::execute(std::span<const std::byte> commands, memory::VideoMemory& 
     counters.kernel_triangles[k].fetch_add(after.kernel_triangles[k] - before.kernel_triangles[k],
                                            std::memory_order_relaxed);
   counters.buffers_executed.fetch_add(1, std::memory_order_relaxed);
-  states_.clear();
-  textures_.clear();
-  palettes_.clear();
+  states_.rewind();
+  textures_.rewind();
+  palettes_.rewind();
   current_ = nullptr;
   tnl_.reset();
 }

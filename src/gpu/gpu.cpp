@@ -98,8 +98,10 @@ void Gpu::set_render_threads(unsigned threads) {
 void Gpu::execute(Submission& s) {
   // Patch: make every allocation resident (pinned while the buffer runs), then write the
   // addresses and the fence id into the buffer.
-  std::vector<memory::GpuAddress> addresses(s.allocations.size(), 0);
-  std::vector<std::uint32_t> pinned;
+  std::vector<memory::GpuAddress>& addresses = addresses_;
+  std::vector<std::uint32_t>& pinned = pinned_;
+  addresses.assign(s.allocations.size(), 0);
+  pinned.clear();
   for (std::size_t i = 0; i < s.allocations.size(); ++i) {
     const std::uint32_t handle = s.allocations[i].hAllocation;
     if (handle == 0 || !memory_.pin(handle)) continue;

@@ -69,6 +69,9 @@ class Gpu final : public memory::FenceSource {
 
   memory::VideoMemory& memory_;
   Backend backend_;  // worker thread only (and set_render_threads while idle)
+  // execute()'s per-buffer lists, kept so that a buffer does not allocate them (worker only).
+  std::vector<memory::GpuAddress> addresses_;
+  std::vector<std::uint32_t> pinned_;
   BackendCounters counters_;
   mutable std::mutex mutex_;
   std::condition_variable work_, done_;
