@@ -56,6 +56,10 @@ class ReusedDeque {
 
 class Backend {
  public:
+  // Primitives of a large pre-transformed draw converted and handed to the renderer at a
+  // time (draw_in_slices): bounds the vertex scratch to one slice's vertices.
+  static constexpr std::uint32_t kDrawChunkPrimitives = 1024;
+
   explicit Backend(unsigned threads = 0, raster::HostExecutor host = {}, raster::Isa isa = raster::Isa::kAuto);
   void set_threads(unsigned threads);
   // Executes a buffer that validate_submission accepted and patching completed.
@@ -65,6 +69,8 @@ class Backend {
   void set_state(std::span<const std::byte> payload, memory::VideoMemory& memory, BackendCounters& counters);
   void clear(std::span<const std::byte> payload);
   void draw(std::span<const std::byte> payload, BackendCounters& counters);
+  void draw_in_slices(raster::Topology topology, std::uint32_t primitives, DWORD fvf, std::uint32_t stride,
+                      std::span<const std::byte> vertex_data);
 
   raster::HostExecutor host_;
   raster::Isa isa_;
