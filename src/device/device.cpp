@@ -94,7 +94,7 @@ void DeviceImpl::submit_records(ULONG_PTR handle, Context& context) {
   // The encoder's output passes the same validation as a Render from outside, so the
   // worker can trust every buffer it runs.
   const HRESULT hr = gpu::validate_submission(encoded.encoded(), encoded.allocations, encoded.patches,
-                                              [&](std::uint32_t a) { return memory.info(a).has_value(); });
+                                              [&](std::uint32_t a) { return memory.info(a).has_value(); }, validation_slots);
   if (hr != S_OK) {
     ++diagnostics.draws_skipped;
     spares.give(std::move(encoded.commands));

@@ -81,6 +81,8 @@ class DeviceImpl {
   std::map<DWORD, FlipChain> flip_chains;
   DWORD next_flip_chain = 1;
   ULONG_PTR next_context = 1;
+  // validate_submission's scratch for Render and submit_records (under `table`).
+  std::vector<std::size_t> validation_slots;
   Diagnostics diagnostics;  // the front end's counters (under `table`)
   UnknownCommandCallback unknown_command;
   FrameCallback frame_callback;

@@ -76,7 +76,8 @@ HRESULT Device::Render(D3DDDICB_RENDER& args) {
                             std::span<const D3DDDI_PATCHLOCATIONLIST>(b.patches.data(), args.NumPatchLocations));
   }
   const HRESULT valid = gpu::validate_submission(commands, allocations, patches,
-                                                 [&](std::uint32_t a) { return impl_->memory.info(a).has_value(); });
+                                                 [&](std::uint32_t a) { return impl_->memory.info(a).has_value(); },
+                                                 impl_->validation_slots);
   if (valid != S_OK) return valid;
 
   // New buffers: the sizes asked for with the Resize* flags (within dp2's limits), else the
