@@ -89,8 +89,9 @@ class PrimitiveRecorder {
   std::uint32_t user_stride_;
   std::optional<VertexWindow> legacy_;  // located on first use only (D3dDrawPrimitives2 page)
   bool legacy_failed_ = false;
-  std::vector<std::uint32_t> scratch_;  // rebased indices
-  std::vector<std::uint32_t> indices_;  // vertex numbers of the command being recorded
+  std::vector<std::uint32_t>& scratch_ = env_.context.recorder_scratch.rebased;
+  std::vector<std::uint32_t>& indices_ = env_.context.recorder_scratch.vertex_numbers;
+  std::vector<DWORD>& edges_ = env_.context.recorder_scratch.edge_flags;
 };
 
 // Vertices a primitive of `topology` with `count` primitives uses, in 64 bits (no overflow).

@@ -250,7 +250,8 @@ CommandResult PrimitiveRecorder::legacy(const Command& cmd) {
     const Records<WORD> idx = cmd.records<WORD>();
     for (std::size_t i = 0; i < idx.size(); ++i) v.push_back(bias + idx[i]);
   };
-  std::vector<DWORD> edges;
+  std::vector<DWORD>& edges = edges_;
+  edges.clear();
   Topology topology = Topology::kTriangleList;
   switch (cmd.op) {
     case D3DDP2OP_POINTS: {

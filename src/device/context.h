@@ -42,6 +42,14 @@ class Context {
   state::PipelineKey key;
   state::DrawUniforms uniforms;
   gpu::CommandBuffer commands;
+  // PrimitiveRecorder's scratch (src/ddi/primitives.cpp): a recorder lives for one
+  // DrawPrimitives2 call, its lists live here so that calls after the first reuse their
+  // capacity instead of allocating per call or per draw. Thread: the call's.
+  struct RecorderScratch {
+    std::vector<std::uint32_t> vertex_numbers;  // the command being recorded
+    std::vector<std::uint32_t> rebased;         // the same, relative to the lowest
+    std::vector<DWORD> edge_flags;              // INDEXEDTRIANGLELIST's wFlags
+  } recorder_scratch;
 
   std::map<DWORD, StateSet> state_sets;
   bool recording_state_set = false;

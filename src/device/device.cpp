@@ -64,7 +64,14 @@ void DeviceImpl::observe_surfaces() {
 
 void DeviceImpl::submit_records(ULONG_PTR handle, Context& context) {
   if (context.commands.records().empty()) return;
+  // The buffers come from the pool, sized once for what the records need: a steady
+  // stream of calls reuses the buffers the worker gave back.
+  gpu::SpareBuffers& spares = gpu.spares();
   gpu::EncodedBuffer encoded;
+  encoded.commands = spares.commands(gpu::encoded_size(context.commands));
+  encoded.allocations = spares.allocations(0);
+  encoded.patches = spares.patches(0);
+  encoded.clear();
   const gpu::SurfaceResolver resolve = [&](DWORD surface) -> std::optional<gpu::SurfaceBinding> {
     const Surface* s = surfaces.find(surface);
     if (!s || s->desc.kind == SurfaceKind::kVertexBuffer || s->desc.kind == SurfaceKind::kIndexBuffer ||
@@ -86,14 +93,20 @@ void DeviceImpl::submit_records(ULONG_PTR handle, Context& context) {
   diagnostics.missing_textures += encoded.unresolved_textures;
   // The encoder's output passes the same validation as a Render from outside, so the
   // worker can trust every buffer it runs.
-  const HRESULT hr = gpu::validate_submission(encoded.commands, encoded.allocations, encoded.patches,
-                                              [&](std::uint32_t a) { return memory.info(a).has_value(); });
+  const HRESULT hr = gpu::validate_submission(encoded.encoded(), encoded.allocations, encoded.patches,
+                                              [&](std::uint32_t a) { return memory.info(a).has_value(); }, validation_slots);
   if (hr != S_OK) {
     ++diagnostics.draws_skipped;
+    spares.give(std::move(encoded.commands));
+    spares.give(std::move(encoded.allocations));
+    spares.give(std::move(encoded.patches));
     return;
   }
   gpu::Submission s;
   s.context = handle;
+  s.command_end = encoded.command_size;
+  s.allocation_count = encoded.allocations.size();
+  s.patch_count = encoded.patches.size();
   s.commands = std::move(encoded.commands);
   s.allocations = std::move(encoded.allocations);
   s.patches = std::move(encoded.patches);
@@ -183,9 +196,12 @@ HRESULT Device::create_context(const ContextDesc& desc, ULONG_PTR& out_handle) {
   const ULONG_PTR handle = impl_->next_context++;
   impl_->contexts.emplace(handle, std::make_unique<detail::Context>(desc));
   detail::RenderBuffers& buffers = impl_->render_buffers[handle];
-  buffers.commands.resize(detail::DeviceImpl::kDefaultCommandBufferSize);
-  buffers.allocations.resize(detail::DeviceImpl::kDefaultAllocationListSize);
-  buffers.patches.resize(detail::DeviceImpl::kDefaultPatchListSize);
+  buffers.command_size = detail::DeviceImpl::kDefaultCommandBufferSize;
+  buffers.allocation_size = detail::DeviceImpl::kDefaultAllocationListSize;
+  buffers.patch_size = detail::DeviceImpl::kDefaultPatchListSize;
+  buffers.commands = impl_->gpu.spares().commands(buffers.command_size);
+  buffers.allocations = impl_->gpu.spares().allocations(buffers.allocation_size);
+  buffers.patches = impl_->gpu.spares().patches(buffers.patch_size);
   buffers.next_sequence = desc.free_threaded ? detail::DeviceImpl::kFreeThreadedSequenceStart : 1u;
   out_handle = handle;
   if (impl_->observer) impl_->observer->context_created(handle, desc);

@@ -31,10 +31,16 @@ class FenceProxy final : public memory::FenceSource {
 };
 
 // The buffers a context submits through Render, and its RenderCBSequence.
+// The vectors come from the GPU's SpareBuffers and may be longer than the sizes handed
+// to the runtime (command_size bytes, allocation_size and patch_size entries), which are
+// the ones every check uses.
 struct RenderBuffers {
   std::vector<std::byte> commands;
   std::vector<D3DDDI_ALLOCATIONLIST> allocations;
   std::vector<D3DDDI_PATCHLOCATIONLIST> patches;
+  UINT command_size = 0, allocation_size = 0, patch_size = 0;
+  // Render's patch list rebased to CommandOffset, for validation; kept for its capacity.
+  std::vector<D3DDDI_PATCHLOCATIONLIST> rebased_patches;
   std::uint32_t next_sequence = 1;
 };
 
@@ -75,6 +81,8 @@ class DeviceImpl {
   std::map<DWORD, FlipChain> flip_chains;
   DWORD next_flip_chain = 1;
   ULONG_PTR next_context = 1;
+  // validate_submission's scratch for Render and submit_records (under `table`).
+  std::vector<std::size_t> validation_slots;
   Diagnostics diagnostics;  // the front end's counters (under `table`)
   UnknownCommandCallback unknown_command;
   FrameCallback frame_callback;

@@ -2,6 +2,7 @@
 //
 // Threads: any; the table mutex guards the contexts' render buffers.
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "device/device_impl.h"
@@ -13,8 +14,7 @@ namespace {
 ULONG_PTR context_handle(HANDLE h) { return reinterpret_cast<ULONG_PTR>(h); }
 
 CommandBuffers buffers_of(detail::RenderBuffers& b) {
-  return {b.commands.data(), static_cast<UINT>(b.commands.size()), b.allocations.data(),
-          static_cast<UINT>(b.allocations.size()), b.patches.data(), static_cast<UINT>(b.patches.size())};
+  return {b.commands.data(), b.command_size, b.allocations.data(), b.allocation_size, b.patches.data(), b.patch_size};
 }
 
 }  // namespace
@@ -44,24 +44,27 @@ HRESULT Device::Render(D3DDDICB_RENDER& args) {
   // Up to D3DDDI_MAX_BROADCAST_CONTEXT more contexts, each valid and not hContext itself
   // ("the original context ... is not an element in the BroadcastContext array").
   if (args.BroadcastContextCount > D3DDDI_MAX_BROADCAST_CONTEXT) return E_INVALIDARG;
-  std::vector<ULONG_PTR> targets{context};
+  std::array<ULONG_PTR, D3DDDI_MAX_BROADCAST_CONTEXT + 1> targets{context};
+  std::size_t target_count = 1;
   for (UINT i = 0; i < args.BroadcastContextCount; ++i) {
     const ULONG_PTR other = context_handle(args.BroadcastContext[i]);
-    if (other == context || !impl_->contexts.contains(other) || std::count(targets.begin(), targets.end(), other))
+    if (other == context || !impl_->contexts.contains(other) ||
+        std::count(targets.begin(), targets.begin() + target_count, other))
       return E_INVALIDARG;
-    targets.push_back(other);
+    targets[target_count++] = other;
   }
   // "The user-mode display driver must increment the value for each pfnRenderCb call."
   if (args.RenderCBSequence != b.next_sequence) return E_INVALIDARG;
-  if (args.CommandOffset > args.CommandLength || args.CommandLength > b.commands.size() ||
-      args.NumAllocations > b.allocations.size() || args.NumPatchLocations > b.patches.size())
+  if (args.CommandOffset > args.CommandLength || args.CommandLength > b.command_size ||
+      args.NumAllocations > b.allocation_size || args.NumPatchLocations > b.patch_size)
     return E_INVALIDARG;
 
   // Validate everything now, so patching and execution cannot fail. Patch offsets count
   // from the start of the command buffer; the submitted bytes start at CommandOffset.
   const std::span<const std::byte> commands(b.commands.data() + args.CommandOffset,
                                             args.CommandLength - args.CommandOffset);
-  std::vector<D3DDDI_PATCHLOCATIONLIST> patches(b.patches.begin(), b.patches.begin() + args.NumPatchLocations);
+  std::vector<D3DDDI_PATCHLOCATIONLIST>& patches = b.rebased_patches;
+  patches.assign(b.patches.begin(), b.patches.begin() + args.NumPatchLocations);
   for (D3DDDI_PATCHLOCATIONLIST& p : patches) {
     if (p.PatchOffset < args.CommandOffset) return D3DDDIERR_INVALIDINSTRUCTION;
     p.PatchOffset -= args.CommandOffset;
@@ -73,38 +76,66 @@ HRESULT Device::Render(D3DDDICB_RENDER& args) {
                             std::span<const D3DDDI_PATCHLOCATIONLIST>(b.patches.data(), args.NumPatchLocations));
   }
   const HRESULT valid = gpu::validate_submission(commands, allocations, patches,
-                                                 [&](std::uint32_t a) { return impl_->memory.info(a).has_value(); });
+                                                 [&](std::uint32_t a) { return impl_->memory.info(a).has_value(); },
+                                                 impl_->validation_slots);
   if (valid != S_OK) return valid;
-
-  for (ULONG_PTR target : targets) {
-    gpu::Submission s;
-    s.context = target;
-    s.commands.assign(commands.begin(), commands.end());
-    s.allocations.assign(allocations.begin(), allocations.end());
-    s.patches = patches;
-    s.null_rendering = args.Flags.NullRendering;
-    impl_->gpu.submit(std::move(s));
-  }
-  ++b.next_sequence;
-  ++impl_->diagnostics.render_calls;
-  impl_->diagnostics.last_render_cb_sequence = args.RenderCBSequence;
-  impl_->diagnostics.last_marker_log_type = static_cast<std::uint32_t>(args.MarkerLogType);
 
   // New buffers: the sizes asked for with the Resize* flags (within dp2's limits), else the
   // current ones. "Regardless of whether the call to pfnRenderCb is successful, the driver
   // should verify the values that are returned" — they are always written on success.
   const UINT command_size = args.Flags.ResizeCommandBuffer
                                 ? std::clamp<UINT>(args.NewCommandBufferSize, 1, DeviceImpl::kMaxCommandBufferSize)
-                                : static_cast<UINT>(b.commands.size());
+                                : b.command_size;
   const UINT allocation_size = args.Flags.ResizeAllocationList
                                    ? std::clamp<UINT>(args.NewAllocationListSize, 1, DeviceImpl::kMaxAllocationListSize)
-                                   : static_cast<UINT>(b.allocations.size());
+                                   : b.allocation_size;
   const UINT patch_size = args.Flags.ResizePatchLocationList
                               ? std::clamp<UINT>(args.NewPatchLocationListSize, 1, DeviceImpl::kMaxPatchListSize)
-                              : static_cast<UINT>(b.patches.size());
-  b.commands.assign(command_size, std::byte{0});
-  b.allocations.assign(allocation_size, D3DDDI_ALLOCATIONLIST{});
-  b.patches.assign(patch_size, D3DDDI_PATCHLOCATIONLIST{});
+                              : b.patch_size;
+
+  // Buffer reuse (docs/memory-and-submission.md): the context's own buffers become a
+  // submission's as they are — no copy — and the runtime gets spare buffers of the
+  // new sizes from the pool the worker refills, so a steady stream of Render calls
+  // neither allocates nor zero-fills. A broadcast's other contexts get copies (pooled
+  // too). The submitted lists keep their offsets from the buffer's start (Submission).
+  gpu::SpareBuffers& spares = impl_->gpu.spares();
+  auto queue = [&](ULONG_PTR target, std::vector<std::byte>&& cmds, std::vector<D3DDDI_ALLOCATIONLIST>&& allocs,
+                   std::vector<D3DDDI_PATCHLOCATIONLIST>&& patch_list) {
+    gpu::Submission s;
+    s.context = target;
+    s.commands = std::move(cmds);
+    s.command_begin = args.CommandOffset;
+    s.command_end = args.CommandLength;
+    s.allocations = std::move(allocs);
+    s.allocation_count = args.NumAllocations;
+    s.patches = std::move(patch_list);
+    s.patch_count = args.NumPatchLocations;
+    s.null_rendering = args.Flags.NullRendering;
+    impl_->gpu.submit(std::move(s));
+  };
+  // In target order (hContext first); the copies are taken while the context's buffers
+  // are still here, so those go, uncopied, to the last target.
+  for (std::size_t i = 0; i + 1 < target_count; ++i) {
+    std::vector<std::byte> cmds = spares.commands(args.CommandLength);
+    std::vector<D3DDDI_ALLOCATIONLIST> allocs = spares.allocations(args.NumAllocations);
+    std::vector<D3DDDI_PATCHLOCATIONLIST> patch_list = spares.patches(args.NumPatchLocations);
+    std::copy_n(b.commands.begin(), args.CommandLength, cmds.begin());
+    std::copy_n(b.allocations.begin(), args.NumAllocations, allocs.begin());
+    std::copy_n(b.patches.begin(), args.NumPatchLocations, patch_list.begin());
+    queue(targets[i], std::move(cmds), std::move(allocs), std::move(patch_list));
+  }
+  queue(targets[target_count - 1], std::move(b.commands), std::move(b.allocations), std::move(b.patches));
+  ++b.next_sequence;
+  ++impl_->diagnostics.render_calls;
+  impl_->diagnostics.last_render_cb_sequence = args.RenderCBSequence;
+  impl_->diagnostics.last_marker_log_type = static_cast<std::uint32_t>(args.MarkerLogType);
+
+  b.command_size = command_size;
+  b.allocation_size = allocation_size;
+  b.patch_size = patch_size;
+  b.commands = spares.commands(command_size);
+  b.allocations = spares.allocations(allocation_size);
+  b.patches = spares.patches(patch_size);
   const CommandBuffers next = buffers_of(b);
   args.pNewCommandBuffer = next.command_buffer;
   args.NewCommandBufferSize = next.command_buffer_size;

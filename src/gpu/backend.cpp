@@ -94,12 +94,13 @@ void Backend::set_state(std::span<const std::byte> p, memory::VideoMemory& memor
   std::size_t at = sizeof st + st.key_size + st.uniforms_size;
   for (std::uint32_t slot = 0; slot < 9; ++slot)
     if (st.palette_mask & (1u << slot)) {
-      std::memcpy(palettes_.emplace_back().data(), p.data() + at, 1024);
-      palette[slot] = palettes_.back().data();
+      std::array<std::uint32_t, 256>& entries = palettes_.take();
+      std::memcpy(entries.data(), p.data() + at, 1024);
+      palette[slot] = entries.data();
       at += 1024;
     }
   std::uint64_t bad = 0;
-  raster::DrawState& ds = states_.emplace_back();
+  raster::DrawState& ds = states_.take();
   current_ = &ds;
 
   std::array<raster::ImageView, raster::kMaxMipLevels> views{};
@@ -210,12 +211,12 @@ void Backend::set_state(std::span<const std::byte> p, memory::VideoMemory& memor
 
     const DP2GPU_SURFACE& surface = st.textures[i];
     if (surface.address == 0 && surface.width == 0) continue;  // no texture bound
-    raster::TextureView& view = textures_.emplace_back();
+    raster::TextureView& view = textures_.take();
     view.levels = resolve_surface(surface, memory, view.level);
     if (view.levels == 0) {
       // A surface that cannot be sampled (a format the rasterizer lacks, or memory that
       // did not resolve): the stage samples as if no texture were bound, and it is counted.
-      textures_.pop_back();
+      textures_.drop_last();
       counters.missing_textures.fetch_add(1, std::memory_order_relaxed);
       continue;
     }
@@ -284,25 +285,33 @@ void Backend::draw(std::span<const std::byte> p, BackendCounters& counters) {
   // Untransformed vertices go through transform, lighting and clipping with the buffer's
   // SET_TRANSFORM_LIGHTING state; without one they are skipped like an unknown format.
   const bool untransformed = vertex::is_untransformed(d.fvf);
+  static_assert(DP2GPU_TRIANGLEFAN == static_cast<int>(raster::Topology::kTriangleFan));
+  const auto topology = static_cast<raster::Topology>(d.topology);
+  // A format fetch does not take fails whatever the vertices (a fetch of none tells).
   if (!has_target || (untransformed && !tnl_.valid) ||
-      (!untransformed && !vertex::fetch_pretransformed(d.fvf, d.stride, vertex_data, d.vertex_count, vertices_))) {
+      (!untransformed && !vertex::fetch_pretransformed(d.fvf, d.stride, {}, 0, vertices_))) {
     counters.draws_skipped.fetch_add(1, std::memory_order_relaxed);
     return;
   }
+  if (!untransformed && d.index_count == 0 && d.edge_count == 0 && d.primitive_count > kDrawChunkPrimitives &&
+      (topology == raster::Topology::kPointList || topology == raster::Topology::kLineList ||
+       topology == raster::Topology::kTriangleList || topology == raster::Topology::kTriangleStrip)) {
+    draw_in_slices(topology, d.primitive_count, d.fvf, d.stride, vertex_data);
+    return;
+  }
+  if (!untransformed) vertex::fetch_pretransformed(d.fvf, d.stride, vertex_data, d.vertex_count, vertices_);
   indices_.resize(d.index_count);
   if (d.index_count) std::memcpy(indices_.data(), p.data() + sizeof d + vertex_bytes, std::size_t{d.index_count} * 4);
   edges_.resize(d.edge_count);
   if (d.edge_count)
     std::memcpy(edges_.data(), p.data() + sizeof d + vertex_bytes + std::size_t{d.index_count} * 4, std::size_t{d.edge_count} * 4);
-  static_assert(DP2GPU_TRIANGLEFAN == static_cast<int>(raster::Topology::kTriangleFan));
-  const auto topology = static_cast<raster::Topology>(d.topology);
   if (!untransformed) {
     renderer_->draw(*current_, topology, d.primitive_count, vertices_, indices_, edges_);
     return;
   }
   // TnL writes stage i's coordinates to set i, so the stages read set i.
   if (tnl_.source != current_) {
-    raster::DrawState& remapped = states_.emplace_back(*current_);
+    raster::DrawState& remapped = states_.take(*current_);
     remapped.texcoord_sets = 0;
     for (std::uint32_t i = 0; i < remapped.stage_count; ++i) {
       remapped.stages[i].texcoord_set = static_cast<std::uint8_t>(i);
@@ -330,6 +339,32 @@ void Backend::draw(std::span<const std::byte> p, BackendCounters& counters) {
                   out.same_primitives ? std::span<const std::uint32_t>(edges_) : std::span<const std::uint32_t>());
 }
 
+// Pre-transformed, non-indexed lists and strips without edge flags: the renderer sees
+// the same primitives in the same order, kDrawChunkPrimitives at a time, so only one
+// slice's vertices are converted at once (into the reused vertices_) instead of the whole
+// draw's. A strip's slices overlap by its two shared vertices and start at an even
+// primitive, so every triangle keeps its winding; the renderer's images do not depend on
+// where draws end (its scene flushes on a budget anyway).
+void Backend::draw_in_slices(raster::Topology topology, std::uint32_t primitives, DWORD fvf, std::uint32_t stride,
+                             std::span<const std::byte> vertex_data) {
+  static_assert(kDrawChunkPrimitives % 2 == 0, "strip slices must start at even triangles");
+  const bool strip = topology == raster::Topology::kTriangleStrip;
+  const std::uint64_t per_primitive = topology == raster::Topology::kPointList ? 1
+                                      : topology == raster::Topology::kLineList ? 2
+                                      : strip                                   ? 1
+                                                                                : 3;
+  for (std::uint32_t first = 0; first < primitives; first += kDrawChunkPrimitives) {
+    const std::uint32_t count = std::min(kDrawChunkPrimitives, primitives - first);
+    // Validation checked that the draw's vertices cover all its primitives, so every
+    // slice's range lies inside vertex_data (64-bit: no overflow).
+    const std::uint64_t begin = per_primitive * first;
+    const std::uint64_t vertices = strip ? std::uint64_t{count} + 2 : per_primitive * count;
+    const auto bytes = vertex_data.subspan(static_cast<std::size_t>(begin * stride), static_cast<std::size_t>(vertices * stride));
+    vertex::fetch_pretransformed(fvf, stride, bytes, static_cast<std::uint32_t>(vertices), vertices_);
+    renderer_->draw(*current_, topology, count, vertices_, {}, {});
+  }
+}
+
 void Backend::execute(std::span<const std::byte> commands, memory::VideoMemory& memory, BackendCounters& counters) {
   current_ = nullptr;
   tnl_.reset();
@@ -353,9 +388,9 @@ void Backend::execute(std::span<const std::byte> commands, memory::VideoMemory& 
     counters.kernel_triangles[k].fetch_add(after.kernel_triangles[k] - before.kernel_triangles[k],
                                            std::memory_order_relaxed);
   counters.buffers_executed.fetch_add(1, std::memory_order_relaxed);
-  states_.clear();
-  textures_.clear();
-  palettes_.clear();
+  states_.rewind();
+  textures_.rewind();
+  palettes_.rewind();
   current_ = nullptr;
   tnl_.reset();
 }

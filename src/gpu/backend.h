@@ -31,8 +31,35 @@ struct BackendCounters {
   std::atomic<std::uint64_t> kernel_triangles[raster::kKernelKeyCount] = {};
 };
 
+// Elements the renderer points at until a flush, kept across flushes: rewind() only
+// forgets them, so a steady frame reuses the same elements (and the deque's blocks)
+// instead of allocating them again. A deque, so taking one never moves the others.
+// Thread: the GPU worker.
+template <class T>
+class ReusedDeque {
+ public:
+  // A default-valued element, or a copy of `from`.
+  T& take(const T& from = T{}) {
+    if (used_ == items_.size()) items_.emplace_back();
+    T& item = items_[used_++];
+    item = from;
+    return item;
+  }
+  void drop_last() noexcept { --used_; }
+  void rewind() noexcept { used_ = 0; }
+  std::size_t capacity() const noexcept { return items_.size(); }
+
+ private:
+  std::deque<T> items_;
+  std::size_t used_ = 0;
+};
+
 class Backend {
  public:
+  // Primitives of a large pre-transformed draw converted and handed to the renderer at a
+  // time (draw_in_slices): bounds the vertex scratch to one slice's vertices.
+  static constexpr std::uint32_t kDrawChunkPrimitives = 1024;
+
   explicit Backend(unsigned threads = 0, raster::HostExecutor host = {}, raster::Isa isa = raster::Isa::kAuto);
   void set_threads(unsigned threads);
   // Executes a buffer that validate_submission accepted and patching completed.
@@ -42,6 +69,8 @@ class Backend {
   void set_state(std::span<const std::byte> payload, memory::VideoMemory& memory, BackendCounters& counters);
   void clear(std::span<const std::byte> payload);
   void draw(std::span<const std::byte> payload, BackendCounters& counters);
+  void draw_in_slices(raster::Topology topology, std::uint32_t primitives, DWORD fvf, std::uint32_t stride,
+                      std::span<const std::byte> vertex_data);
 
   raster::HostExecutor host_;
   raster::Isa isa_;
@@ -49,9 +78,9 @@ class Backend {
   state::PipelineKey default_key_;  // SET_STATE with key_size / uniforms_size 0
   state::DrawUniforms default_uniforms_;
   // Alive until the flush at the end of execute(): the renderer keeps pointers to them.
-  std::deque<raster::DrawState> states_;
-  std::deque<raster::TextureView> textures_;
-  std::deque<std::array<std::uint32_t, 256>> palettes_;
+  ReusedDeque<raster::DrawState> states_;
+  ReusedDeque<raster::TextureView> textures_;
+  ReusedDeque<std::array<std::uint32_t, 256>> palettes_;
   const raster::DrawState* current_ = nullptr;
   std::vector<raster::Vertex> vertices_;
   std::vector<std::uint32_t> indices_, edges_;

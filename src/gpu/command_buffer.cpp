@@ -9,9 +9,11 @@ namespace dp2::gpu {
 bool CommandBuffer::append_bytes(std::span<const std::byte> bytes, ArenaRange& out) {
   if (bytes.size() > kMaxArenaBytes || data_.size() > kMaxArenaBytes - bytes.size()) return false;
   // Keep every range 4-byte aligned so vertex floats and indices can be read in place.
+  // Appended, not resized then copied: the bytes are written once (reset() keeps the
+  // capacity, so a steady frame does not allocate either).
   const std::size_t start = (data_.size() + 3) & ~std::size_t{3};
-  data_.resize(start + bytes.size());
-  if (!bytes.empty()) std::memcpy(data_.data() + start, bytes.data(), bytes.size());
+  data_.resize(start);  // at most 3 bytes of zero padding
+  data_.insert(data_.end(), bytes.begin(), bytes.end());
   out = {static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(bytes.size())};
   return true;
 }

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "dp2/gpu_commands.h"
@@ -23,18 +24,29 @@ struct SurfaceBinding {
 };
 using SurfaceResolver = std::function<std::optional<SurfaceBinding>(DWORD handle)>;
 
+// The encoder's output. `commands` is storage: the encoded bytes are its first
+// `command_size`; what lies past them is whatever an earlier use left (a buffer reused
+// from the pool, SpareBuffers, is not zero-filled again). The lists hold exactly their
+// entries.
 struct EncodedBuffer {
   std::vector<std::byte> commands;
+  std::size_t command_size = 0;
   std::vector<D3DDDI_ALLOCATIONLIST> allocations;
   std::vector<D3DDDI_PATCHLOCATIONLIST> patches;
   std::uint32_t unresolved_textures = 0;  // stages naming a handle that is not a sampleable surface
+  std::span<const std::byte> encoded() const noexcept { return std::span(commands).first(command_size); }
+  // Keeps every capacity, and the commands' bytes.
   void clear() {
     unresolved_textures = 0;
-    commands.clear();
+    command_size = 0;
     allocations.clear();
     patches.clear();
   }
 };
+
+// The bytes encode() appends for `records` (it measures them first, then grows the
+// storage at most once).
+std::size_t encoded_size(const CommandBuffer& records);
 
 // Appends the records' commands (SET_STATE whenever the snapshot changes, DRAW, CLEAR)
 // and a closing FENCE. Copy records are not encoded: the back end does not perform them

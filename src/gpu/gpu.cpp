@@ -9,18 +9,19 @@
 namespace dp2::gpu {
 
 void patch(Submission& s, const std::vector<memory::GpuAddress>& addresses) {
-  for (const D3DDDI_PATCHLOCATIONLIST& p : s.patches) {
+  for (const D3DDDI_PATCHLOCATIONLIST& p : s.patch_list()) {
     const memory::GpuAddress base = addresses[p.AllocationIndex];
     const std::uint64_t address = base == 0 ? 0 : base + p.AllocationOffset;
     std::memcpy(s.commands.data() + p.PatchOffset, &address, sizeof address);
   }
   // "The driver can patch the value that is supplied in the SubmissionFenceId member of
   // DXGKARG_PATCH into the fence command at the end of the DMA buffer" (DxgkDdiPatch page).
+  const std::span<std::byte> commands = s.submitted();
   std::size_t at = 0;
-  while (at + sizeof(DP2GPU_HEADER) <= s.commands.size()) {
+  while (at + sizeof(DP2GPU_HEADER) <= commands.size()) {
     DP2GPU_HEADER h;
-    std::memcpy(&h, s.commands.data() + at, sizeof h);
-    if (h.op == DP2GPU_OP_FENCE) std::memcpy(s.commands.data() + at + sizeof h, &s.fence, sizeof s.fence);
+    std::memcpy(&h, commands.data() + at, sizeof h);
+    if (h.op == DP2GPU_OP_FENCE) std::memcpy(commands.data() + at + sizeof h, &s.fence, sizeof s.fence);
     at += h.size;
   }
 }
@@ -41,7 +42,7 @@ Gpu::~Gpu() {
 memory::FenceId Gpu::submit(Submission s) {
   std::unique_lock lock(mutex_);
   s.fence = next_fence_++;
-  for (const D3DDDI_ALLOCATIONLIST& a : s.allocations)
+  for (const D3DDDI_ALLOCATIONLIST& a : s.allocation_list())
     if (a.hAllocation != 0) memory_.mark_used(a.hAllocation, s.fence, a.WriteOperation != 0);
   const memory::FenceId fence = s.fence;
   queue_.push_back(std::move(s));
@@ -98,16 +99,18 @@ void Gpu::set_render_threads(unsigned threads) {
 void Gpu::execute(Submission& s) {
   // Patch: make every allocation resident (pinned while the buffer runs), then write the
   // addresses and the fence id into the buffer.
-  std::vector<memory::GpuAddress> addresses(s.allocations.size(), 0);
-  std::vector<std::uint32_t> pinned;
-  for (std::size_t i = 0; i < s.allocations.size(); ++i) {
+  std::vector<memory::GpuAddress>& addresses = addresses_;
+  std::vector<std::uint32_t>& pinned = pinned_;
+  addresses.assign(s.allocation_count, 0);
+  pinned.clear();
+  for (std::size_t i = 0; i < s.allocation_count; ++i) {
     const std::uint32_t handle = s.allocations[i].hAllocation;
     if (handle == 0 || !memory_.pin(handle)) continue;
     pinned.push_back(handle);
     if (const auto address = memory_.make_resident(handle)) addresses[i] = *address;
   }
   patch(s, addresses);
-  backend_.execute(s.commands, memory_, counters_);
+  backend_.execute(s.submitted(), memory_, counters_);
   for (std::uint32_t handle : pinned) memory_.unpin(handle);
 }
 
@@ -121,8 +124,12 @@ void Gpu::run() {
     queue_.pop_front();
     busy_ = true;
     lock.unlock();
-    if (!s.null_rendering && !s.commands.empty()) execute(s);
+    if (!s.null_rendering && s.command_end > s.command_begin) execute(s);
     if (s.on_complete) s.on_complete();
+    // The buffers go back to the pool for the next submission (no allocation then).
+    spares_.give(std::move(s.commands));
+    spares_.give(std::move(s.allocations));
+    spares_.give(std::move(s.patches));
     lock.lock();
     busy_ = false;
     completed_.store(s.fence, std::memory_order_release);

@@ -12,24 +12,42 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
 #include "dp2/wddm.h"
 #include "gpu/backend.h"
+#include "gpu/spare_buffers.h"
 #include "memory/video_memory.h"
 
 namespace dp2::gpu {
 
+// One queued buffer. Its three vectors are storage, given back to the Gpu's SpareBuffers
+// once the buffer has run: the submitted commands are bytes [command_begin, command_end)
+// of `commands`, the lists their first allocation_count / patch_count entries. Patch
+// offsets count from the start of `commands` (the start of the caller's buffer for
+// Render: "the offset ... from the beginning of the command buffer").
 struct Submission {
   std::uint64_t context = 0;
-  std::vector<std::byte> commands;  // [CommandOffset, CommandLength) of the caller's buffer
+  std::vector<std::byte> commands;
+  std::size_t command_begin = 0, command_end = 0;
   std::vector<D3DDDI_ALLOCATIONLIST> allocations;
+  std::size_t allocation_count = 0;
   std::vector<D3DDDI_PATCHLOCATIONLIST> patches;
+  std::size_t patch_count = 0;
   bool null_rendering = false;  // D3DDDICB_RENDERFLAGS::NullRendering: signal, do not execute
   memory::FenceId fence = 0;
   // Run by the worker after the buffer, before the fence completes (a flip's page turn).
   std::function<void()> on_complete;
+
+  std::span<std::byte> submitted() noexcept {
+    return std::span(commands).subspan(command_begin, command_end - command_begin);
+  }
+  std::span<const D3DDDI_ALLOCATIONLIST> allocation_list() const noexcept {
+    return std::span(allocations).first(allocation_count);
+  }
+  std::span<const D3DDDI_PATCHLOCATIONLIST> patch_list() const noexcept { return std::span(patches).first(patch_count); }
 };
 
 // Writes each patch location's allocation address (+ AllocationOffset) into the buffer and
@@ -62,6 +80,8 @@ class Gpu final : public memory::FenceSource {
   void hold(bool held);
   void set_render_threads(unsigned threads);  // waits for idle first
   const BackendCounters& counters() const noexcept { return counters_; }
+  // Where submitters take their buffers and the worker gives executed ones back.
+  SpareBuffers& spares() noexcept { return spares_; }
 
  private:
   void run();
@@ -69,7 +89,11 @@ class Gpu final : public memory::FenceSource {
 
   memory::VideoMemory& memory_;
   Backend backend_;  // worker thread only (and set_render_threads while idle)
+  // execute()'s per-buffer lists, kept so that a buffer does not allocate them (worker only).
+  std::vector<memory::GpuAddress> addresses_;
+  std::vector<std::uint32_t> pinned_;
   BackendCounters counters_;
+  SpareBuffers spares_;
   mutable std::mutex mutex_;
   std::condition_variable work_, done_;
   std::deque<Submission> queue_;

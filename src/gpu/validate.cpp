@@ -1,7 +1,8 @@
 #include "gpu/validate.h"
 
+#include <algorithm>
 #include <cstring>
-#include <set>
+#include <vector>
 
 #include "ddi/reader.h"
 #include "state/pipeline_key.h"
@@ -41,7 +42,7 @@ bool surface_ok(const DP2GPU_SURFACE& s) {
          s.levels <= kMaxLevels;
 }
 
-HRESULT check_set_state(std::span<const std::byte> p, std::size_t payload_at, std::set<std::size_t>& slots) {
+HRESULT check_set_state(std::span<const std::byte> p, std::size_t payload_at, std::vector<std::size_t>& slots) {
   if (p.size() < sizeof(DP2GPU_SET_STATE)) return D3DDDIERR_INVALIDUSERBUFFER;
   const auto st = load<DP2GPU_SET_STATE>(p, 0);
   // 0 = Direct3D's default state (for buffers written outside dp2's front end).
@@ -55,7 +56,7 @@ HRESULT check_set_state(std::span<const std::byte> p, std::size_t payload_at, st
   for (int i = 0; i < DP2GPU_MAX_TEXTURES; ++i) all[2 + i] = &st.textures[i];
   for (int i = 0; i < 2 + DP2GPU_MAX_TEXTURES; ++i) {
     if (!surface_ok(*all[i])) return D3DDDIERR_INVALIDINSTRUCTION;
-    slots.insert(payload_at + static_cast<std::size_t>(i) * sizeof(DP2GPU_SURFACE) + offsetof(DP2GPU_SURFACE, address));
+    slots.push_back(payload_at + static_cast<std::size_t>(i) * sizeof(DP2GPU_SURFACE) + offsetof(DP2GPU_SURFACE, address));
   }
   return S_OK;
 }
@@ -103,7 +104,17 @@ HRESULT check_transform_lighting(std::span<const std::byte> p) {
 HRESULT validate_submission(std::span<const std::byte> commands, std::span<const D3DDDI_ALLOCATIONLIST> allocations,
                             std::span<const D3DDDI_PATCHLOCATIONLIST> patches,
                             const std::function<bool(std::uint32_t)>& allocation_exists) {
-  std::set<std::size_t> slots;  // offsets of patchable SURFACE addresses
+  std::vector<std::size_t> slots;
+  return validate_submission(commands, allocations, patches, allocation_exists, slots);
+}
+
+HRESULT validate_submission(std::span<const std::byte> commands, std::span<const D3DDDI_ALLOCATIONLIST> allocations,
+                            std::span<const D3DDDI_PATCHLOCATIONLIST> patches,
+                            const std::function<bool(std::uint32_t)>& allocation_exists,
+                            std::vector<std::size_t>& slots) {
+  // Offsets of patchable SURFACE addresses. Commands are walked front to back and a
+  // SET_STATE's surfaces in order, so the list comes out sorted (binary search below).
+  slots.clear();
   std::size_t at = 0;
   while (at < commands.size()) {
     if (commands.size() - at < sizeof(DP2GPU_HEADER)) return D3DDDIERR_INVALIDUSERBUFFER;
@@ -127,7 +138,7 @@ HRESULT validate_submission(std::span<const std::byte> commands, std::span<const
   for (const D3DDDI_ALLOCATIONLIST& a : allocations)
     if (a.hAllocation != 0 && !allocation_exists(a.hAllocation)) return D3DDDIERR_INVALIDHANDLE;
   for (const D3DDDI_PATCHLOCATIONLIST& p : patches) {
-    if (p.AllocationIndex >= allocations.size() || !slots.contains(p.PatchOffset)) return D3DDDIERR_INVALIDINSTRUCTION;
+    if (p.AllocationIndex >= allocations.size() || !std::binary_search(slots.begin(), slots.end(), std::size_t{p.PatchOffset})) return D3DDDIERR_INVALIDINSTRUCTION;
   }
   return S_OK;
 }

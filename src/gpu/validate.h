@@ -11,6 +11,7 @@
 #include <cstring>
 #include <functional>
 #include <span>
+#include <vector>
 
 #include "dp2/gpu_commands.h"
 #include "dp2/wddm.h"
@@ -24,6 +25,12 @@ namespace dp2::gpu {
 HRESULT validate_submission(std::span<const std::byte> commands, std::span<const D3DDDI_ALLOCATIONLIST> allocations,
                             std::span<const D3DDDI_PATCHLOCATIONLIST> patches,
                             const std::function<bool(std::uint32_t)>& allocation_exists);
+// The same, with the caller's scratch for the patchable offsets (no allocation once its
+// capacity suffices).
+HRESULT validate_submission(std::span<const std::byte> commands, std::span<const D3DDDI_ALLOCATIONLIST> allocations,
+                            std::span<const D3DDDI_PATCHLOCATIONLIST> patches,
+                            const std::function<bool(std::uint32_t)>& allocation_exists,
+                            std::vector<std::size_t>& slots);
 
 // Calls fn(op, payload) for each command of a buffer that validate_submission accepted.
 template <class Fn>
