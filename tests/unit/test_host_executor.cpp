@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/demo_frame.h"
 #include "demo_scene.h"
 
 namespace {
@@ -32,15 +33,6 @@ void host_parallel_for(void* user, std::size_t count, void (*task)(void*, std::s
   other.join();
 }
 
-std::vector<std::byte> render_frame(dp2::DeviceDesc desc) {
-  dp2::Device device(desc);
-  ULONG_PTR context = 0;
-  REQUIRE(demo::create(device, context));
-  REQUIRE(demo::render(device, context, 1) == D3D_OK);
-  const auto bytes = device.surface_bytes(demo::kTarget);
-  return {bytes.begin(), bytes.end()};
-}
-
 }  // namespace
 
 TEST_CASE("host executor: tiles run through the host's pool and the image does not change") {
@@ -48,10 +40,10 @@ TEST_CASE("host executor: tiles run through the host's pool and the image does n
   dp2::DeviceDesc host;
   host.executor_user = &pool;
   host.executor_parallel_for = host_parallel_for;
-  const std::vector<std::byte> with_host = render_frame(host);
+  const std::vector<std::byte> with_host = dp2::test::render_demo_frame(host);
   CHECK(pool.batches.load() > 0);
   CHECK(pool.tasks.load() > 0);
   dp2::DeviceDesc own;
   own.render_threads = 1;
-  CHECK(with_host == render_frame(own));
+  CHECK(with_host == dp2::test::render_demo_frame(own));
 }

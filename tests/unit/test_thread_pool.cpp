@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/demo_frame.h"
 #include "demo_scene.h"
 #include "dp2raster/executor.h"
 #include "dp2raster/thread_pool.h"
@@ -54,15 +55,6 @@ void wait_for_caller(void* context, std::size_t i) {
 // a pool of its own may hand in, and how a DP2_WITH_TBB build renders through the pool.
 void pool_parallel_for(void* user, std::size_t count, void (*task)(void*, std::size_t), void* context) {
   static_cast<ThreadPool*>(user)->parallel_for(count, task, context);
-}
-
-std::vector<std::byte> render_demo(dp2::DeviceDesc desc) {
-  dp2::Device device(desc);
-  ULONG_PTR context = 0;
-  REQUIRE(demo::create(device, context));
-  REQUIRE(demo::render(device, context, 1) == D3D_OK);
-  const auto bytes = device.surface_bytes(demo::kTarget);
-  return {bytes.begin(), bytes.end()};
 }
 
 }  // namespace
@@ -177,14 +169,14 @@ TEST_CASE("concurrency: tile executor with a host executor covers every index") 
 TEST_CASE("concurrency: the demo scene through dp2's thread pool (1–4 threads) gives the same bytes") {
   dp2::DeviceDesc serial;
   serial.render_threads = 1;
-  const std::vector<std::byte> expected = render_demo(serial);
+  const std::vector<std::byte> expected = dp2::test::render_demo_frame(serial);
   for (unsigned threads = 1; threads <= 4; ++threads) {
     CAPTURE(threads);
     ThreadPool pool(threads);
     dp2::DeviceDesc desc;
     desc.executor_user = &pool;
     desc.executor_parallel_for = pool_parallel_for;
-    CHECK(render_demo(desc) == expected);
+    CHECK(dp2::test::render_demo_frame(desc) == expected);
   }
 }
 
