@@ -20,6 +20,10 @@
 // The helpers below are always inlined into the kernels: each is a few instructions on
 // eight lanes, and a call per block would cost more than the work.
 #define DP2_INLINE [[gnu::always_inline]] inline
+// The same for the kernels' local lambdas: GCC otherwise keeps one called twice (the depth
+// test, before or after the alpha test) out of line, a call per block that reloads every
+// captured plane from memory.
+#define DP2_LAMBDA_INLINE __attribute__((always_inline))
 
 namespace dp2::raster {
 namespace DP2_SIMD_NS {
@@ -348,14 +352,14 @@ void block_row(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords,
     // eye_w(): 1 / q, or the triangle's constant.
     const F8 w = perspective ? splat(1.0f) / q.at(fx) : constant_w;
     // attributes_from_planes(): colour channel i, times w unless flat or affine.
-    auto channel = [&](int i) {
+    auto channel = [&](int i) DP2_LAMBDA_INLINE {
       const F8 a = colour[i].at(fx);
       return perspective && !((flat_mask >> i) & 1u) ? a * w : a;
     };
     // shade()'s depth step on the lanes in `live`: z clamped to [MinZ, MaxZ],
     // depth_from_float, ZBIAS, the test, the write (which also rewrites the stencil bits
     // it read, and zeroes X bits). Returns the lanes that pass.
-    auto depth_test = [&](I8 live, int live_bits) {
+    auto depth_test = [&](I8 live, int live_bits) DP2_LAMBDA_INLINE {
       const Block32 zb = block_at(d.depth, d.depth_pitch, x, y, whole);
       const I8 old_raw = load_block(zb, live_bits);
       const I8 old_depth = shr<8>(old_raw);
