@@ -25,7 +25,6 @@ namespace dp2::raster {
 inline constexpr int kSubpixelBits = 8;
 inline constexpr std::int64_t kSubpixelOne = std::int64_t{1} << kSubpixelBits;
 inline constexpr float kGuardBand = 1048576.0f;  // 2^20 pixels either side of the origin
-inline constexpr std::int32_t kTileSize = 64;
 
 // The per-vertex inputs of attribute interpolation other than texture coordinates (lines
 // and points interpolate from these; triangles from planes).

@@ -16,19 +16,29 @@
 
 namespace dp2::raster {
 
+// Tiles are kTileSize pixels square; a tile's pixels belong to one worker at a time.
+inline constexpr std::int32_t kTileSize = 64;
+
 struct TrianglePrim;
 struct Plane;
 struct TileCounters;
 struct FastDraw;
 
-// Shades the blocks of one row pair of a triangle inside one tile. masks[k] covers the
-// block at (x0 + 4k, y): bit i = lane i covered.
-using BlockRowKernel = void (*)(const FastDraw& draw, const TrianglePrim& t, const Plane* texcoords, std::int32_t y,
-                                std::int32_t x0, const std::uint8_t* masks, std::int32_t count, TileCounters& counters);
+// The blocks of one triangle inside one tile: masks[row][col] covers the block at
+// (x0 + 4·col, y0 + 2·row), bit i = lane i covered; rows ≤ kMaxRows, cols ≤ kMaxCols.
+struct BlockGrid {
+  static constexpr std::int32_t kMaxCols = kTileSize / 4, kMaxRows = kTileSize / 2;
+  std::int32_t x0 = 0, y0 = 0, rows = 0, cols = 0;
+  const std::uint8_t (*masks)[kMaxCols] = nullptr;
+};
+
+// Shades the covered blocks of one triangle inside one tile, row pair by row pair.
+using BlockKernel = void (*)(const FastDraw& draw, const TrianglePrim& t, const Plane* texcoords, const BlockGrid& grid,
+                             TileCounters& counters);
 
 // The draw state as the block kernels read it: everything decided once per draw.
 struct FastDraw {
-  BlockRowKernel kernel = nullptr;     // the variant for this state, of the chosen ISA
+  BlockKernel kernel = nullptr;        // the variant for this state, of the chosen ISA
   // colour target: A8R8G8B8 or X8R8G8B8
   std::byte* color = nullptr;
   std::uint32_t color_pitch = 0;
@@ -85,7 +95,7 @@ struct FastDraw {
 inline constexpr std::size_t kBlockKernelVariants = 8;
 inline constexpr std::size_t kKernelGeneric = kBlockKernelVariants;
 static_assert(kKernelKeyCount == kBlockKernelVariants + 1);
-using BlockKernelTable = std::array<BlockRowKernel, kBlockKernelVariants>;
+using BlockKernelTable = std::array<BlockKernel, kBlockKernelVariants>;
 
 // The tables of each compiled target (span_kernel.cpp); nullptr when the build lacks it.
 const BlockKernelTable* block_kernels_scalar();

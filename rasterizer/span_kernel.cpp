@@ -281,13 +281,24 @@ DP2_INLINE F8 blend_one(const FastDraw& d, F8 s, F8 sa, F8 dc, F8 da, float cons
                                factor(d.dst_blend, s, sa, dc, da, constant)));
 }
 
-// A plane over one row pair: (ref + dx·fx) + dy·fy with the row's dy·fy computed once —
-// the same operations, in the same order, as Plane::at per pixel.
-struct RowPlane {
-  F8 ref, dx, dyfy;
-  DP2_INLINE RowPlane(const Plane& p, F8 fy) : ref(splat(p.ref)), dx(splat(p.dx)), dyfy(splat(p.dy) * fy) {}
-  DP2_INLINE F8 at(F8 fx) const { return (ref + dx * fx) + dyfy; }
+// The planes a block reads, each evaluated as Plane::at does it, (ref + dx·fx) + dy·fy,
+// in the same order: ref + dx·fx is kept per block column (every row pair of the grid
+// shares it) and dy·fy is computed once per row pair.
+struct GridPlane {
+  F8 column[BlockGrid::kMaxCols];
+  F8 dy, dyfy;
+  // Column k's lanes sit at fx = fx0 + 4k + lane_x.
+  DP2_INLINE void init(const Plane& p, std::int32_t fx0, std::int32_t cols, I8 lane_x) {
+    const F8 ref = splat(p.ref), dx = splat(p.dx);
+    for (std::int32_t k = 0; k < cols; ++k) column[k] = ref + dx * to_float(splat_i(fx0 + 4 * k) + lane_x);
+    dy = splat(p.dy);
+  }
+  DP2_INLINE void row(F8 fy) { dyfy = dy * fy; }
+  DP2_INLINE F8 at(std::int32_t k) const { return column[k] + dyfy; }
 };
+
+// Slots of the grid planes.
+enum : int { kPlaneZ, kPlaneQ, kPlaneU, kPlaneV, kPlaneColor0, kGridPlanes = kPlaneColor0 + kColorPlanes };
 
 // std::min(x, 1.0f) as pixel.cpp's specular add spells it: 1 < x ? 1 : x (NaN stays).
 DP2_INLINE F8 min_std_one(F8 x) { return select(cmp_lt(splat(1.0f), x), splat(1.0f), x); }
@@ -317,130 +328,184 @@ DP2_INLINE F8 table_fog(const FastDraw& d, F8 dist) {
   }
 }
 
-// One row pair of blocks: the scalar pipeline's shade<>() on eight pixels at a time.
+// A triangle's blocks in one tile: the scalar pipeline's shade<>() on eight pixels at a
+// time.
 template <bool kDepth, bool kTexture, bool kBlend>
-void block_row(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords, std::int32_t y, std::int32_t x0,
-               const std::uint8_t* masks, std::int32_t count, TileCounters& counters) {
-  const I8 lane_x = load_i(kLaneX), lane_bit = load_i(kLaneBit);
-  const F8 fy = to_float(splat_i(y - t.oy) + load_i(kLaneY));
-  const bool row_inside = y + 2 <= d.height;
+void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords, const BlockGrid& g,
+                TileCounters& counters) {
+  const I8 lane_x = load_i(kLaneX), lane_y = load_i(kLaneY), lane_bit = load_i(kLaneBit);
+  // The draw's fields read per block, copied: the pixel stores go through std::byte*, which
+  // may alias `d`, so the compiler would otherwise reload every one of them per block.
+  std::byte* const color_base = d.color;
+  std::byte* const depth_base = d.depth;
+  const std::uint32_t color_pitch = d.color_pitch, depth_pitch = d.depth_pitch;
+  const std::int32_t width = d.width, height = d.height;
+  const Compare depth_func = d.depth_func, alpha_func = d.alpha_func;
+  const bool depth_write = d.depth_write, alpha_test = d.alpha_test, specular = d.specular;
+  const bool color_alpha = d.color_alpha, alpha_op_disabled = d.alpha_op == TextureOp::kDisable;
+  const FastDraw::Fog fog = d.fog;
   const bool perspective = t.perspective;
-  // Everything read per block, copied out of memory the stores below might alias.
-  const RowPlane z(t.z, fy), q(t.q, fy);
-  const RowPlane colour[kColorPlanes] = {RowPlane(t.color[0], fy), RowPlane(t.color[1], fy), RowPlane(t.color[2], fy),
-                                         RowPlane(t.color[3], fy), RowPlane(t.color[4], fy), RowPlane(t.color[5], fy),
-                                         RowPlane(t.color[6], fy), RowPlane(t.color[7], fy)};
   const std::uint8_t flat_mask = t.flat_mask;
   // A stage without a texture has no coordinate planes (setup stores sampled sets only).
   const bool sampled = kTexture && d.texels != nullptr;
-  const RowPlane u(sampled ? texcoords[d.texcoord_plane] : Plane{}, fy);
-  const RowPlane v(sampled ? texcoords[d.texcoord_plane + 1] : Plane{}, fy);
+  // Alpha reaches the pixel only through the alpha test, blending or an ARGB target;
+  // otherwise it is not computed at all.
+  const bool need_alpha = kBlend || alpha_test || color_alpha;
+  // COLORWRITEENABLE lets every bit through: a fully passing block needs no old colour.
+  const bool write_all = d.write_keep == 0xFFFFFFFFu;
+  const bool depth_bias_on = d.depth_bias != 0;
+  // clamp_std(z, MinZ, MaxZ) then [0, 1] is min(max(z, 0), MaxZ) when MinZ = 0 ≤ MaxZ ≤ 1:
+  // a NaN z reads 0 both ways (max(NaN, 0) = 0), and the second clamp changes nothing.
+  const bool z_clamp_simple = d.min_z == 0.0f && d.max_z >= 0.0f && d.max_z <= 1.0f;
   const F8 constant_w = splat(t.w);
   const F8 min_z = splat(d.min_z), max_z = splat(d.max_z);
   const I8 depth_keep = splat_i(static_cast<std::int32_t>(d.depth_keep)), depth_bias = splat_i(d.depth_bias);
   const I8 write_keep = splat_i(static_cast<std::int32_t>(d.write_keep));
   const Color8 tfactor{splat(d.tfactor.r), splat(d.tfactor.g), splat(d.tfactor.b), splat(d.tfactor.a)};
   const Color8 white{splat(1.0f), splat(1.0f), splat(1.0f), splat(1.0f)};
+
+  // The planes this state reads, each set up for the grid's columns.
+  GridPlane planes[kGridPlanes];
+  int used[kGridPlanes];
+  int used_count = 0;
+  const std::int32_t fx0 = g.x0 - t.ox;
+  auto use = [&](int slot, const Plane& p) {
+    planes[slot].init(p, fx0, g.cols, lane_x);
+    used[used_count++] = slot;
+  };
+  if (kDepth || (fog == FastDraw::Fog::kTable && !d.fog_on_w)) use(kPlaneZ, t.z);
+  if (perspective) use(kPlaneQ, t.q);
+  if (sampled) {
+    use(kPlaneU, texcoords[d.texcoord_plane]);
+    use(kPlaneV, texcoords[d.texcoord_plane + 1]);
+  }
+  for (int i = 0; i < 3; ++i) use(kPlaneColor0 + i, t.color[i]);
+  if (need_alpha) use(kPlaneColor0 + 3, t.color[3]);
+  if (specular)
+    for (int i = 4; i < 7; ++i) use(kPlaneColor0 + i, t.color[i]);
+  if (fog == FastDraw::Fog::kVertex) use(kPlaneColor0 + 7, t.color[7]);
+  const GridPlane& z = planes[kPlaneZ];
+
   std::uint64_t written = 0;
-  for (std::int32_t k = 0; k < count; ++k) {
-    const int covered = masks[k];
-    if (covered == 0) continue;
-    const std::int32_t x = x0 + 4 * k;
-    const bool whole = row_inside && x + 4 <= d.width;
-    const I8 cover = ~cmp_eq(splat_i(covered) & lane_bit, splat_i(0));
-    const F8 fx = to_float(splat_i(x - t.ox) + lane_x);
-    // eye_w(): 1 / q, or the triangle's constant.
-    const F8 w = perspective ? splat(1.0f) / q.at(fx) : constant_w;
-    // attributes_from_planes(): colour channel i, times w unless flat or affine.
-    auto channel = [&](int i) DP2_LAMBDA_INLINE {
-      const F8 a = colour[i].at(fx);
-      return perspective && !((flat_mask >> i) & 1u) ? a * w : a;
-    };
-    // shade()'s depth step on the lanes in `live`: z clamped to [MinZ, MaxZ],
-    // depth_from_float, ZBIAS, the test, the write (which also rewrites the stencil bits
-    // it read, and zeroes X bits). Returns the lanes that pass.
-    auto depth_test = [&](I8 live, int live_bits) DP2_LAMBDA_INLINE {
-      const Block32 zb = block_at(d.depth, d.depth_pitch, x, y, whole);
-      const I8 old_raw = load_block(zb, live_bits);
-      const I8 old_depth = shr<8>(old_raw);
-      F8 zc = clamp_std(z.at(fx), min_z, max_z);
-      zc = min(max(zc, splat(0.0f)), splat(1.0f));
-      I8 value = quantize_double(zc, 16777215.0);
-      value = select(cmp_gt(value, depth_bias), value - depth_bias, splat_i(0));
-      const I8 pass = live & compare(d.depth_func, value, old_depth);
-      const I8 depth = d.depth_write ? select(pass, value, old_depth) : old_depth;
-      const I8 raw = shl<8>(depth) | (old_raw & depth_keep);
-      store_block(zb, live_bits, select(live, raw, old_raw));
-      return pass;
-    };
-    I8 pass = cover;
-    // Without an alpha test nothing before the depth test discards a pixel: test first
-    // and shade only the survivors.
-    if (kDepth && !d.alpha_test) {
-      pass = depth_test(cover, covered);
-      if (bits(pass) == 0) continue;
-    }
-    // run_stages(): CURRENT starts as the diffuse colour.
-    const Color8 diffuse{channel(0), channel(1), channel(2), channel(3)};
-    Color8 color = diffuse;
-    if constexpr (kTexture) {
-      Color8 texel = white;
-      if (sampled) {
-        const F8 tu = perspective ? u.at(fx) * w : u.at(fx), tv = perspective ? v.at(fx) * w : v.at(fx);
-        texel = sample(d, tu, tv);
+  for (std::int32_t row = 0; row < g.rows; ++row) {
+    const std::uint8_t* masks = g.masks[row];
+    const std::int32_t y = g.y0 + 2 * row;
+    const bool row_inside = y + 2 <= height;
+    const F8 fy = to_float(splat_i(y - t.oy) + lane_y);
+    bool row_started = false;
+    for (std::int32_t k = 0; k < g.cols; ++k) {
+      const int covered = masks[k];
+      if (covered == 0) continue;
+      if (!row_started) {
+        for (int i = 0; i < used_count; ++i) planes[used[i]].row(fy);
+        row_started = true;
       }
-      const Color8& c1 = argument(d.color_arg1, diffuse, texel, tfactor);
-      const Color8& c2 = argument(d.color_arg2, diffuse, texel, tfactor);
-      color.r = op(d.color_op, c1.r, c2.r);
-      color.g = op(d.color_op, c1.g, c2.g);
-      color.b = op(d.color_op, c1.b, c2.b);
-      // ALPHAOP DISABLE passes the current (diffuse) alpha through.
-      color.a = d.alpha_op == TextureOp::kDisable
-                    ? diffuse.a
-                    : op(d.alpha_op, argument(d.alpha_arg1, diffuse, texel, tfactor).a,
-                         argument(d.alpha_arg2, diffuse, texel, tfactor).a);
+      const std::int32_t x = g.x0 + 4 * k;
+      const bool whole = row_inside && x + 4 <= width;
+      const I8 cover = ~cmp_eq(splat_i(covered) & lane_bit, splat_i(0));
+      // eye_w(): 1 / q, or the triangle's constant.
+      const F8 w = perspective ? splat(1.0f) / planes[kPlaneQ].at(k) : constant_w;
+      // attributes_from_planes(): colour channel i, times w unless flat or affine.
+      auto channel = [&](int i) DP2_LAMBDA_INLINE {
+        const F8 a = planes[kPlaneColor0 + i].at(k);
+        return perspective && !((flat_mask >> i) & 1u) ? a * w : a;
+      };
+      // shade()'s depth step on the lanes in `live`: z clamped to [MinZ, MaxZ],
+      // depth_from_float, ZBIAS, the test, the write (which also rewrites the stencil bits
+      // it read, and zeroes X bits). Returns the lanes that pass.
+      auto depth_test = [&](I8 live, int live_bits) DP2_LAMBDA_INLINE {
+        const Block32 zb = block_at(depth_base, depth_pitch, x, y, whole);
+        const I8 old_raw = load_block(zb, live_bits);
+        const I8 old_depth = shr<8>(old_raw);
+        F8 zc;
+        if (z_clamp_simple) {
+          zc = min(max(z.at(k), splat(0.0f)), max_z);
+        } else {
+          zc = clamp_std(z.at(k), min_z, max_z);
+          zc = min(max(zc, splat(0.0f)), splat(1.0f));
+        }
+        I8 value = quantize_double(zc, 16777215.0);
+        // depth_from_float() gives ≥ 0, so a zero bias changes nothing.
+        if (depth_bias_on) value = select(cmp_gt(value, depth_bias), value - depth_bias, splat_i(0));
+        const I8 pass = live & compare(depth_func, value, old_depth);
+        const I8 depth = depth_write ? select(pass, value, old_depth) : old_depth;
+        const I8 raw = shl<8>(depth) | (old_raw & depth_keep);
+        store_block(zb, live_bits, select(live, raw, old_raw));
+        return pass;
+      };
+      I8 pass = cover;
+      // Without an alpha test nothing before the depth test discards a pixel: test first
+      // and shade only the survivors.
+      if (kDepth && !alpha_test) {
+        pass = depth_test(cover, covered);
+        if (bits(pass) == 0) continue;
+      }
+      // run_stages(): CURRENT starts as the diffuse colour. Unneeded alpha stays 1.
+      const Color8 diffuse{channel(0), channel(1), channel(2), need_alpha ? channel(3) : splat(1.0f)};
+      Color8 color = diffuse;
+      if constexpr (kTexture) {
+        Color8 texel = white;
+        if (sampled) {
+          const F8 u = planes[kPlaneU].at(k), v = planes[kPlaneV].at(k);
+          texel = sample(d, perspective ? u * w : u, perspective ? v * w : v);
+        }
+        const Color8& c1 = argument(d.color_arg1, diffuse, texel, tfactor);
+        const Color8& c2 = argument(d.color_arg2, diffuse, texel, tfactor);
+        color.r = op(d.color_op, c1.r, c2.r);
+        color.g = op(d.color_op, c1.g, c2.g);
+        color.b = op(d.color_op, c1.b, c2.b);
+        // ALPHAOP DISABLE passes the current (diffuse) alpha through.
+        if (need_alpha && !alpha_op_disabled)
+          color.a = op(d.alpha_op, argument(d.alpha_arg1, diffuse, texel, tfactor).a,
+                       argument(d.alpha_arg2, diffuse, texel, tfactor).a);
+      }
+      if (specular) {
+        color.r = min_std_one(color.r + channel(4));
+        color.g = min_std_one(color.g + channel(5));
+        color.b = min_std_one(color.b + channel(6));
+      }
+      if (fog != FastDraw::Fog::kNone) {
+        // Table fog from z (or eye w); vertex fog from specular alpha, clamped as std::clamp.
+        const F8 f = fog == FastDraw::Fog::kTable ? table_fog(d, d.fog_on_w ? w : z.at(k))
+                                                   : clamp_std(channel(7), splat(0.0f), splat(1.0f));
+        const F8 g1 = splat(1.0f) - f;
+        const Color& fc = d.fog_color;
+        color = {f * color.r + g1 * splat(fc.r), f * color.g + g1 * splat(fc.g), f * color.b + g1 * splat(fc.b),
+                 color.a};
+      }
+      color = {clamp01(color.r), clamp01(color.g), clamp01(color.b), need_alpha ? clamp01(color.a) : color.a};
+      if (alpha_test) {
+        pass = cover & compare(alpha_func, quantize8(color.a), splat_i(d.alpha_ref));
+        const int alive = bits(pass);
+        if (alive == 0) continue;
+        if constexpr (kDepth) pass = depth_test(pass, alive);
+      }
+      const int pass_bits = bits(pass);
+      if (pass_bits == 0) continue;
+      const Block32 cb = block_at(color_base, color_pitch, x, y, whole);
+      written += static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(pass_bits)));
+      if (!kBlend && write_all && whole && pass_bits == 0xFF) {
+        store_rows(cb.row0, cb.row1, encode_argb(color, color_alpha));
+        continue;
+      }
+      const I8 old = load_block(cb, pass_bits);
+      if constexpr (kBlend) {
+        const Color8 dst = decode_argb(old, color_alpha);
+        const Color& bf = d.blend_factor;
+        color = {blend_one(d, color.r, color.a, dst.r, dst.a, bf.r), blend_one(d, color.g, color.a, dst.g, dst.a, bf.g),
+                 blend_one(d, color.b, color.a, dst.b, dst.a, bf.b), blend_one(d, color.a, color.a, dst.a, dst.a, bf.a)};
+      }
+      const I8 raw = (encode_argb(color, color_alpha) & write_keep) | andnot(write_keep, old);
+      store_block(cb, pass_bits, select(pass, raw, old));
     }
-    if (d.specular) {
-      color.r = min_std_one(color.r + channel(4));
-      color.g = min_std_one(color.g + channel(5));
-      color.b = min_std_one(color.b + channel(6));
-    }
-    if (d.fog != FastDraw::Fog::kNone) {
-      // Table fog from z (or eye w); vertex fog from specular alpha, clamped as std::clamp.
-      const F8 f = d.fog == FastDraw::Fog::kTable ? table_fog(d, d.fog_on_w ? w : z.at(fx))
-                                                  : clamp_std(channel(7), splat(0.0f), splat(1.0f));
-      const F8 g = splat(1.0f) - f;
-      const Color& fc = d.fog_color;
-      color = {f * color.r + g * splat(fc.r), f * color.g + g * splat(fc.g), f * color.b + g * splat(fc.b), color.a};
-    }
-    color = {clamp01(color.r), clamp01(color.g), clamp01(color.b), clamp01(color.a)};
-    if (d.alpha_test) {
-      pass = cover & compare(d.alpha_func, quantize8(color.a), splat_i(d.alpha_ref));
-      const int alive = bits(pass);
-      if (alive == 0) continue;
-      if constexpr (kDepth) pass = depth_test(pass, alive);
-    }
-    const int pass_bits = bits(pass);
-    if (pass_bits == 0) continue;
-    const Block32 cb = block_at(d.color, d.color_pitch, x, y, whole);
-    const I8 old = load_block(cb, pass_bits);
-    if constexpr (kBlend) {
-      const Color8 dst = decode_argb(old, d.color_alpha);
-      const Color& bf = d.blend_factor;
-      color = {blend_one(d, color.r, color.a, dst.r, dst.a, bf.r), blend_one(d, color.g, color.a, dst.g, dst.a, bf.g),
-               blend_one(d, color.b, color.a, dst.b, dst.a, bf.b), blend_one(d, color.a, color.a, dst.a, dst.a, bf.a)};
-    }
-    const I8 raw = (encode_argb(color, d.color_alpha) & write_keep) | andnot(write_keep, old);
-    store_block(cb, pass_bits, select(pass, raw, old));
-    written += static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(pass_bits)));
   }
   counters.pixels += written;
 }
 
 constexpr BlockKernelTable kTable = {
-    block_row<false, false, false>, block_row<true, false, false>, block_row<false, true, false>,
-    block_row<true, true, false>,   block_row<false, false, true>, block_row<true, false, true>,
-    block_row<false, true, true>,   block_row<true, true, true>,
+    block_grid<false, false, false>, block_grid<true, false, false>, block_grid<false, true, false>,
+    block_grid<true, true, false>,   block_grid<false, false, true>, block_grid<true, false, true>,
+    block_grid<false, true, true>,   block_grid<true, true, true>,
 };
 
 }  // namespace

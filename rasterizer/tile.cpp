@@ -217,12 +217,13 @@ struct Edges {
 
 // The SIMD path (span.h): coverage of 4×2 blocks by hierarchical descent — the tile's part
 // of the triangle, then 16×16 squares, then blocks, each wholly in, wholly out or split —
-// and one block-kernel call per row pair. Inside a square the edge functions step from
+// and one block-kernel call for the lot. Inside a square the edge functions step from
 // block to block by adds (exact in int64, as everywhere), and only split blocks look at
 // their pixels. A small triangle (a few blocks) skips the square level.
 void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rect& r, TileCounters& counters) {
   constexpr std::int32_t kBlockW = 4, kBlockH = 2, kSquare = 16;
-  constexpr std::int32_t kMaxCols = kTileSize / kBlockW, kMaxRows = kTileSize / kBlockH;
+  constexpr std::int32_t kMaxCols = BlockGrid::kMaxCols, kMaxRows = BlockGrid::kMaxRows;
+  static_assert(kMaxCols * kBlockW == kTileSize && kMaxRows * kBlockH == kTileSize);
   // Up to this many blocks, testing every block beats classifying squares first.
   constexpr std::int32_t kSmallBlocks = 16;
   static_assert(kTileSize % kSquare == 0 && kSquare % kBlockW == 0 && kSquare % kBlockH == 0);
@@ -316,15 +317,8 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
       }
     }
   }
-  const Plane* tex = chunk.texcoord_planes.data() + t.texcoords;
-  for (std::int32_t row = 0; row < rows; ++row) {
-    std::int32_t first = 0, last = cols - 1;
-    while (first <= last && masks[row][first] == 0) ++first;
-    while (last >= first && masks[row][last] == 0) --last;
-    if (first > last) continue;
-    t.fast->kernel(*t.fast, t, tex, by0 + kBlockH * row, bx0 + kBlockW * first, &masks[row][first], last - first + 1,
-                   counters);
-  }
+  const BlockGrid grid{bx0, by0, rows, cols, masks};
+  t.fast->kernel(*t.fast, t, chunk.texcoord_planes.data() + t.texcoords, grid, counters);
 }
 
 void raster_triangle(const Chunk& chunk, const TrianglePrim& t, const Rect& tile, TileCounters& counters) {
