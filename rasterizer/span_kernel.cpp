@@ -157,17 +157,24 @@ DP2_INLINE I8 address(I8 i, I8 max_index, bool wrap) {
 }
 
 DP2_INLINE F8 lerp(F8 a, F8 b, F8 t) { return a * (splat(1.0f) - t) + b * t; }
-DP2_INLINE Color8 lerp(const Color8& a, const Color8& b, F8 t) { return {lerp(a.r, b.r, t), lerp(a.g, b.g, t), lerp(a.b, b.b, t), lerp(a.a, b.a, t)}; }
+// Texel colours, with or without their alpha: kAlpha false when nothing downstream reads
+// the texture's alpha (its lanes are then left as they are, unspecified).
+template <bool kAlpha>
+DP2_INLINE Color8 lerp(const Color8& a, const Color8& b, F8 t) {
+  return {lerp(a.r, b.r, t), lerp(a.g, b.g, t), lerp(a.b, b.b, t), kAlpha ? lerp(a.a, b.a, t) : a.a};
+}
 
+template <bool kAlpha>
 DP2_INLINE Color8 fetch(const FastDraw& d, const LevelParams& l, I8 x, I8 y) {
-  return decode_argb(gather(d.texels, l.offset + mul_lo(y, l.pitch) + x), d.tex_alpha);
+  return decode_argb(gather(d.texels, l.offset + mul_lo(y, l.pitch) + x), kAlpha && d.tex_alpha);
 }
 
 // sample_level() of sampler.cpp on each lane's level: POINT or (bi)LINEAR.
+template <bool kAlpha>
 DP2_INLINE Color8 sample_level(const FastDraw& d, const LevelParams& l, F8 u, F8 v, bool linear) {
   if (!linear) {
     const I8 ix = truncate(floor(finite_coord(u * l.fw))), iy = truncate(floor(finite_coord(v * l.fh)));
-    return fetch(d, l, address(ix, l.wmax, d.wrap_u), address(iy, l.hmax, d.wrap_v));
+    return fetch<kAlpha>(d, l, address(ix, l.wmax, d.wrap_u), address(iy, l.hmax, d.wrap_v));
   }
   const F8 x = finite_coord(u * l.fw - splat(kTexelCentre)), y = finite_coord(v * l.fh - splat(kTexelCentre));
   const F8 x0f = floor(x), y0f = floor(y);
@@ -175,9 +182,9 @@ DP2_INLINE Color8 sample_level(const FastDraw& d, const LevelParams& l, F8 u, F8
   const I8 x0 = truncate(x0f), y0 = truncate(y0f);
   const I8 ax0 = address(x0, l.wmax, d.wrap_u), ax1 = address(x0 + splat_i(1), l.wmax, d.wrap_u);
   const I8 ay0 = address(y0, l.hmax, d.wrap_v), ay1 = address(y0 + splat_i(1), l.hmax, d.wrap_v);
-  const Color8 t00 = fetch(d, l, ax0, ay0), t10 = fetch(d, l, ax1, ay0), t01 = fetch(d, l, ax0, ay1),
-               t11 = fetch(d, l, ax1, ay1);
-  return lerp(lerp(t00, t10, fx), lerp(t01, t11, fx), fy);
+  const Color8 t00 = fetch<kAlpha>(d, l, ax0, ay0), t10 = fetch<kAlpha>(d, l, ax1, ay0),
+               t01 = fetch<kAlpha>(d, l, ax0, ay1), t11 = fetch<kAlpha>(d, l, ax1, ay1);
+  return lerp<kAlpha>(lerp<kAlpha>(t00, t10, fx), lerp<kAlpha>(t01, t11, fx), fy);
 }
 
 DP2_INLINE Color8 select(I8 m, const Color8& a, const Color8& b) {
@@ -185,17 +192,19 @@ DP2_INLINE Color8 select(I8 m, const Color8& a, const Color8& b) {
 }
 
 // Each lane's level with its quad's filter: one pass when both quads filter alike.
+template <bool kAlpha>
 DP2_INLINE Color8 sample_levels(const FastDraw& d, const LevelParams& l, F8 u, F8 v, bool linear_a, bool linear_b,
                                 I8 quad_a) {
-  if (linear_a == linear_b) return sample_level(d, l, u, v, linear_a);
-  return select(quad_a, sample_level(d, l, u, v, linear_a), sample_level(d, l, u, v, linear_b));
+  if (linear_a == linear_b) return sample_level<kAlpha>(d, l, u, v, linear_a);
+  return select(quad_a, sample_level<kAlpha>(d, l, u, v, linear_a), sample_level<kAlpha>(d, l, u, v, linear_b));
 }
 
 // sample() for the block: without per-quad LOD one level decides every lane; with it,
 // each 2×2 quad computes its LOD from its pixels 0, 1, 2 (quad_lods() in pixel.cpp) and
 // chooses its level(s) and filter (choose_mip(), shared with the scalar sampler).
+template <bool kAlpha>
 Color8 sample(const FastDraw& d, F8 u, F8 v) {
-  if (!d.mip_lod) return sample_level(d, level_params(d.levels[d.level]), u, v, d.tex_linear);
+  if (!d.mip_lod) return sample_level<kAlpha>(d, level_params(d.levels[d.level]), u, v, d.tex_linear);
   alignas(32) float us[8], vs[8];
   store(us, u);
   store(vs, v);
@@ -209,16 +218,16 @@ Color8 sample(const FastDraw& d, F8 u, F8 v) {
     mip[q] = choose_mip(*d.texture, *d.sampler, compute_lod(dudx, dvdx, dudy, dvdy));
   }
   const I8 quad_a = load_i(kQuadA);
-  const Color8 c0 = sample_levels(d, level_params(d.levels[mip[0].level0], d.levels[mip[1].level0], quad_a), u, v,
+  const Color8 c0 = sample_levels<kAlpha>(d, level_params(d.levels[mip[0].level0], d.levels[mip[1].level0], quad_a), u, v,
                                   mip[0].linear, mip[1].linear, quad_a);
   if (!(mip[0].fraction > 0.0f) && !(mip[1].fraction > 0.0f)) return c0;
   // The next level where a quad blends two; a quad with fraction 0 reads its own level
   // again and lerp(c, c, 0) = c exactly (c is finite and ≥ 0).
   const std::uint32_t next_a = mip[0].fraction > 0.0f ? mip[0].level0 + 1 : mip[0].level0;
   const std::uint32_t next_b = mip[1].fraction > 0.0f ? mip[1].level0 + 1 : mip[1].level0;
-  const Color8 c1 = sample_levels(d, level_params(d.levels[next_a], d.levels[next_b], quad_a), u, v, mip[0].linear,
+  const Color8 c1 = sample_levels<kAlpha>(d, level_params(d.levels[next_a], d.levels[next_b], quad_a), u, v, mip[0].linear,
                                   mip[1].linear, quad_a);
-  return lerp(c0, c1, select(quad_a, splat(mip[0].fraction), splat(mip[1].fraction)));
+  return lerp<kAlpha>(c0, c1, select(quad_a, splat(mip[0].fraction), splat(mip[1].fraction)));
 }
 
 // select_arg() for the selectors prepare_fast_draw admits (no modifiers).
@@ -447,7 +456,8 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords
         Color8 texel = white;
         if (sampled) {
           const F8 u = planes[kPlaneU].at(k), v = planes[kPlaneV].at(k);
-          texel = sample(d, perspective ? u * w : u, perspective ? v * w : v);
+          const F8 tu = perspective ? u * w : u, tv = perspective ? v * w : v;
+          texel = need_alpha ? sample<true>(d, tu, tv) : sample<false>(d, tu, tv);
         }
         const Color8& c1 = argument(d.color_arg1, diffuse, texel, tfactor);
         const Color8& c2 = argument(d.color_arg2, diffuse, texel, tfactor);
