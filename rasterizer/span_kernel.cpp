@@ -433,7 +433,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords
           zc = clamp_std(z.at(k), min_z, max_z);
           zc = min(max(zc, splat(0.0f)), splat(1.0f));
         }
-        I8 value = quantize_double(zc, 16777215.0);
+        I8 value = quantize_unorm24(zc);
         // depth_from_float() gives ≥ 0, so a zero bias changes nothing.
         if (depth_bias_on) value = select(cmp_gt(value, depth_bias), value - depth_bias, splat_i(0));
         const I8 pass = live & compare(depth_func, value, old_depth);
