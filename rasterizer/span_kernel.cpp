@@ -337,9 +337,18 @@ DP2_INLINE F8 table_fog(const FastDraw& d, F8 dist) {
   }
 }
 
+// Whether a triangle takes the lean copy of its kernel: affine, no alpha test, specular
+// or fog, depth written without bias, and the plain [0, MaxZ] clamp — the common case,
+// where the per-block tests of everything else are compiled out.
+DP2_INLINE bool z_clamp_plain(const FastDraw& d) { return d.min_z == 0.0f && d.max_z >= 0.0f && d.max_z <= 1.0f; }
+DP2_INLINE bool lean(const FastDraw& d, const TrianglePrim& t) {
+  return !t.perspective && !d.alpha_test && !d.specular && d.fog == FastDraw::Fog::kNone && d.depth_bias == 0 &&
+         z_clamp_plain(d);
+}
+
 // A triangle's blocks in one tile: the scalar pipeline's shade<>() on eight pixels at a
-// time.
-template <bool kDepth, bool kTexture, bool kBlend>
+// time. kLean: lean(d, t) holds.
+template <bool kDepth, bool kTexture, bool kBlend, bool kLean>
 void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords, const BlockGrid& g,
                 TileCounters& counters) {
   const I8 lane_x = load_i(kLaneX), lane_y = load_i(kLaneY), lane_bit = load_i(kLaneBit);
@@ -350,10 +359,10 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords
   const std::uint32_t color_pitch = d.color_pitch, depth_pitch = d.depth_pitch;
   const std::int32_t width = d.width, height = d.height;
   const Compare depth_func = d.depth_func, alpha_func = d.alpha_func;
-  const bool depth_write = d.depth_write, alpha_test = d.alpha_test, specular = d.specular;
+  const bool depth_write = d.depth_write, alpha_test = !kLean && d.alpha_test, specular = !kLean && d.specular;
   const bool color_alpha = d.color_alpha, alpha_op_disabled = d.alpha_op == TextureOp::kDisable;
-  const FastDraw::Fog fog = d.fog;
-  const bool perspective = t.perspective;
+  const FastDraw::Fog fog = kLean ? FastDraw::Fog::kNone : d.fog;
+  const bool perspective = !kLean && t.perspective;
   const std::uint8_t flat_mask = t.flat_mask;
   // A stage without a texture has no coordinate planes (setup stores sampled sets only).
   const bool sampled = kTexture && d.texels != nullptr;
@@ -362,10 +371,10 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords
   const bool need_alpha = kBlend || alpha_test || color_alpha;
   // COLORWRITEENABLE lets every bit through: a fully passing block needs no old colour.
   const bool write_all = d.write_keep == 0xFFFFFFFFu;
-  const bool depth_bias_on = d.depth_bias != 0;
+  const bool depth_bias_on = !kLean && d.depth_bias != 0;
   // clamp_std(z, MinZ, MaxZ) then [0, 1] is min(max(z, 0), MaxZ) when MinZ = 0 ≤ MaxZ ≤ 1:
   // a NaN z reads 0 both ways (max(NaN, 0) = 0), and the second clamp changes nothing.
-  const bool z_clamp_simple = d.min_z == 0.0f && d.max_z >= 0.0f && d.max_z <= 1.0f;
+  const bool z_clamp_simple = kLean || z_clamp_plain(d);
   const F8 constant_w = splat(t.w);
   const F8 min_z = splat(d.min_z), max_z = splat(d.max_z);
   const I8 depth_keep = splat_i(static_cast<std::int32_t>(d.depth_keep)), depth_bias = splat_i(d.depth_bias);
@@ -512,10 +521,17 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords
   counters.pixels += written;
 }
 
+template <bool kDepth, bool kTexture, bool kBlend>
+void block_kernel(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords, const BlockGrid& g,
+                  TileCounters& counters) {
+  if (lean(d, t)) return block_grid<kDepth, kTexture, kBlend, true>(d, t, texcoords, g, counters);
+  block_grid<kDepth, kTexture, kBlend, false>(d, t, texcoords, g, counters);
+}
+
 constexpr BlockKernelTable kTable = {
-    block_grid<false, false, false>, block_grid<true, false, false>, block_grid<false, true, false>,
-    block_grid<true, true, false>,   block_grid<false, false, true>, block_grid<true, false, true>,
-    block_grid<false, true, true>,   block_grid<true, true, true>,
+    block_kernel<false, false, false>, block_kernel<true, false, false>, block_kernel<false, true, false>,
+    block_kernel<true, true, false>,   block_kernel<false, false, true>, block_kernel<true, false, true>,
+    block_kernel<false, true, true>,   block_kernel<true, true, true>,
 };
 
 }  // namespace
