@@ -511,8 +511,10 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords
       if constexpr (kBlend) {
         const Color8 dst = decode_argb(old, color_alpha);
         const Color& bf = d.blend_factor;
+        // An X8 target stores no alpha (encode_argb writes 0xFF), so its blend is skipped.
         color = {blend_one(d, color.r, color.a, dst.r, dst.a, bf.r), blend_one(d, color.g, color.a, dst.g, dst.a, bf.g),
-                 blend_one(d, color.b, color.a, dst.b, dst.a, bf.b), blend_one(d, color.a, color.a, dst.a, dst.a, bf.a)};
+                 blend_one(d, color.b, color.a, dst.b, dst.a, bf.b),
+                 color_alpha ? blend_one(d, color.a, color.a, dst.a, dst.a, bf.a) : color.a};
       }
       const I8 raw = (encode_argb(color, color_alpha) & write_keep) | andnot(write_keep, old);
       store_block(cb, pass_bits, select(pass, raw, old));
