@@ -248,4 +248,15 @@ struct GpuCmds {
   return r;
 }
 
+// Asks, as pfnRenderCb allows, for next buffers of other sizes: each New*Size with its
+// Resize* flag.
+[[maybe_unused]] void request_resize(D3DDDICB_RENDER& r, UINT command_bytes, UINT allocations, UINT patches) {
+  r.Flags.ResizeCommandBuffer = 1;
+  r.NewCommandBufferSize = command_bytes;
+  r.Flags.ResizeAllocationList = 1;
+  r.NewAllocationListSize = allocations;
+  r.Flags.ResizePatchLocationList = 1;
+  r.NewPatchLocationListSize = patches;
+}
+
 }  // namespace

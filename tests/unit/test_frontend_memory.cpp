@@ -209,14 +209,7 @@ TEST_CASE("frontend memory: steady Render calls reuse pooled buffers of the size
   auto submit = [&](bool resize) {
     D3DDDICB_RENDER r = render_args(rig.ctx, sequence);
     load(rig.dev, rig.ctx, buffer.g.b, r, buffer.allocations, buffer.patches);
-    if (resize) {
-      r.Flags.ResizeCommandBuffer = 1;
-      r.NewCommandBufferSize = 8192;
-      r.Flags.ResizeAllocationList = 1;
-      r.NewAllocationListSize = 16;
-      r.Flags.ResizePatchLocationList = 1;
-      r.NewPatchLocationListSize = 32;
-    }
+    if (resize) request_resize(r, 8192, 16, 32);
     REQUIRE(rig.dev.Render(r) == S_OK);
     ++sequence;
     // "The driver receives the size ... of the next command buffer to use" — the size

@@ -294,12 +294,7 @@ TEST_CASE("submission render: new buffers come back with the sizes asked for") {
   D3DDDICB_RENDER r = render_args(rig.ctx, 1);
   load(rig.dev, rig.ctx, g.b, r);
   // "put the requested size or count in New*Size" with the matching Resize* flag.
-  r.Flags.ResizeCommandBuffer = 1;
-  r.NewCommandBufferSize = 4096;
-  r.Flags.ResizeAllocationList = 1;
-  r.NewAllocationListSize = 7;
-  r.Flags.ResizePatchLocationList = 1;
-  r.NewPatchLocationListSize = 9;
+  request_resize(r, 4096, 7, 9);
   REQUIRE(rig.dev.Render(r) == S_OK);
   CHECK(r.pNewCommandBuffer != nullptr);
   CHECK(r.NewCommandBufferSize == 4096);
