@@ -41,11 +41,15 @@ asan: deps
 	cmake --preset asan
 	cmake --build --preset asan -j $(JOBS)
 
-# The concurrency tests (names starting with "concurrency") under ThreadSanitizer.
+# The concurrency tests (names starting with "concurrency") under ThreadSanitizer, once
+# with TBB and once rendering through dp2's own thread pool (DP2_WITH_TBB=OFF).
 tsan: deps
 	cmake --preset tsan
 	cmake --build --preset tsan -j $(JOBS) --target dp2_tests
 	ctest --preset tsan
+	cmake --preset tsan-notbb
+	cmake --build --preset tsan-notbb -j $(JOBS) --target dp2_tests
+	ctest --preset tsan-notbb
 
 # The build without TBB (DP2_WITH_TBB=OFF: dp2's own thread pool), built and tested whole.
 notbb: deps
