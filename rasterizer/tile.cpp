@@ -244,16 +244,8 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
     row_first |= (by0 + dy >= r.top) << i;
     row_last |= (by0 + (rows - 1) * kBlockH + dy < r.bottom) << i;
   }
-  auto trim = [&](std::int32_t row, std::int32_t col, int m) {
-    if (col == 0) m &= col_first;
-    if (col == cols - 1) m &= col_last;
-    if (row == 0) m &= row_first;
-    if (row == rows - 1) m &= row_last;
-    return static_cast<std::uint8_t>(m);
-  };
   if (r_class == 1) {
-    for (std::int32_t row = 0; row < rows; ++row)
-      for (std::int32_t col = 0; col < cols; ++col) masks[row][col] = trim(row, col, 0xFF);
+    for (std::int32_t row = 0; row < rows; ++row) std::memset(masks[row], 0xFF, static_cast<std::size_t>(cols));
   } else {
     // Per edge: the step one pixel right and down, the block's extremes relative to its
     // origin, and each lane's offset.
@@ -285,7 +277,7 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
                 m |= static_cast<int>(((e0 + lane[0][i]) | (e1 + lane[1][i]) | (e2 + lane[2][i])) >= 0) << i;
             }
           }
-          masks[row][col] = trim(row, col, m);
+          masks[row][col] = static_cast<std::uint8_t>(m);
           e0 += kBlockW * sx[0];
           e1 += kBlockW * sx[1];
           e2 += kBlockW * sx[2];
@@ -316,6 +308,15 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
         }
       }
     }
+  }
+  // Only the lanes inside r: the border blocks lose the lanes outside it.
+  for (std::int32_t row = 0; row < rows; ++row) {
+    masks[row][0] &= static_cast<std::uint8_t>(col_first);
+    masks[row][cols - 1] &= static_cast<std::uint8_t>(col_last);
+  }
+  for (std::int32_t col = 0; col < cols; ++col) {
+    masks[0][col] &= static_cast<std::uint8_t>(row_first);
+    masks[rows - 1][col] &= static_cast<std::uint8_t>(row_last);
   }
   const BlockGrid grid{bx0, by0, rows, cols, masks};
   t.fast->kernel(*t.fast, t, chunk.texcoord_planes.data() + t.texcoords, grid, counters);
