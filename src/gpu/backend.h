@@ -57,8 +57,11 @@ class ReusedDeque {
 class Backend {
  public:
   // Primitives of a large pre-transformed draw converted and handed to the renderer at a
-  // time (draw_in_slices): bounds the vertex scratch to one slice's vertices.
-  static constexpr std::uint32_t kDrawChunkPrimitives = 1024;
+  // time (draw_in_slices): bounds the vertex scratch to one slice's vertices (at most
+  // 3 × 65536 Vertex records, ~35 MB), while a slice still spans four of the renderer's
+  // 16K-primitive setup chunks, which it sets up on its workers in parallel — a slice of
+  // one chunk or less would be set up on the GPU worker alone.
+  static constexpr std::uint32_t kDrawChunkPrimitives = 65536;
 
   explicit Backend(unsigned threads = 0, raster::HostExecutor host = {}, raster::Isa isa = raster::Isa::kAuto);
   void set_threads(unsigned threads);
