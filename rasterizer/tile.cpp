@@ -37,9 +37,41 @@ bool fill_row(const ImageView& image, std::int32_t y, std::int32_t x0, std::int3
   }
 }
 
+// Pixels x0 ≤ x < x1 of row y become (raw & keep) | value, for 16- and 32-bit formats;
+// returns false (nothing written) for other sizes.
+bool mask_row(const ImageView& image, std::int32_t y, std::int32_t x0, std::int32_t x1, std::uint32_t keep,
+              std::uint32_t value) {
+  const std::uint32_t bytes = format_info(image.format).bits_per_pixel / 8u;
+  std::byte* row = image.data + static_cast<std::size_t>(y) * image.pitch + static_cast<std::size_t>(x0) * bytes;
+  const std::size_t n = static_cast<std::size_t>(x1 - x0);
+  switch (bytes) {
+    case 2:
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint16_t v;
+        std::memcpy(&v, row + 2 * i, 2);
+        v = static_cast<std::uint16_t>((v & keep) | value);
+        std::memcpy(row + 2 * i, &v, 2);
+      }
+      return true;
+    case 4:
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint32_t v;
+        std::memcpy(&v, row + 4 * i, 4);
+        v = (v & keep) | value;
+        std::memcpy(row + 4 * i, &v, 4);
+      }
+      return true;
+    default:
+      return false;
+  }
+}
+
 // A clear inside one tile. Whole pixels (the colour, or depth and stencil together) are
-// written as the raw value the format functions give for the first pixel, row by row;
-// clearing depth or stencil alone keeps the other per pixel.
+// written as the raw value the format functions give for the first pixel, row by row.
+// Clearing depth or stencil alone keeps the other per pixel (and zeroes X bits, as
+// write_depth_stencil does): each pixel keeps the raw bits of the field not cleared and
+// takes the cleared field's bits, both found through the format functions on the first
+// pixel — the same bytes as reading and rewriting every pixel.
 void run_clear(const ClearCommand& c, const Rect& tile) {
   const Rect r = intersect(c.rect, tile);
   if (r.empty()) return;
@@ -61,6 +93,17 @@ void run_clear(const ClearCommand& c, const Rect& tile) {
     const std::uint32_t raw = read_raw(c.depth, ux, uy);
     depth = false;
     for (std::int32_t y = r.top; y < r.bottom && !depth; ++y) depth = !fill_row(c.depth, y, r.left, r.right, raw);
+  } else if (depth && inside(c.depth, r)) {
+    const std::uint32_t old = read_raw(c.depth, ux, uy);
+    // keep: the bits of the field not cleared (all ones written into it, zero into the other).
+    write_depth_stencil(c.depth, ux, uy, c.clear_depth ? 0u : ~0u, c.clear_stencil ? 0u : ~0u);
+    const std::uint32_t keep = read_raw(c.depth, ux, uy);
+    write_depth_stencil(c.depth, ux, uy, c.clear_depth ? c.depth_value : 0u, c.clear_stencil ? c.stencil_value : 0u);
+    const std::uint32_t value = read_raw(c.depth, ux, uy) & ~keep;
+    write_raw(c.depth, ux, uy, old);
+    depth = false;
+    for (std::int32_t y = r.top; y < r.bottom && !depth; ++y)
+      depth = !mask_row(c.depth, y, r.left, r.right, keep, value);
   }
   if (!color && !depth) return;
   for (std::int32_t y = r.top; y < r.bottom; ++y)

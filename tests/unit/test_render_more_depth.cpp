@@ -212,6 +212,43 @@ TEST_CASE("render more depth formats: clear, depth test and stencil in D16, D15S
   }
 }
 
+TEST_CASE("render more clear: ZBUFFER alone keeps each pixel's stencil, STENCIL alone each pixel's depth") {
+  // D3DDP2OP_CLEAR: D3DCLEAR_ZBUFFER writes the depth value, D3DCLEAR_STENCIL the stencil
+  // value; a field whose flag is absent keeps what the pixel held. Every pixel starts with
+  // its own bits, so a clear that rewrote one pixel's fields everywhere would show. (X bits
+  // hold nothing D3D defines, so they are not checked.)
+  for (const DepthFormat& df : kDepthFormats) {
+    if (df.stencil_bits == 0) continue;
+    CAPTURE(df.f);
+    const std::uint32_t bpp = df.depth_bits + df.depth_shift > 16 ? 4 : 2;
+    for (const DWORD flag : {DWORD{D3DCLEAR_ZBUFFER}, DWORD{D3DCLEAR_STENCIL}}) {
+      CAPTURE(flag);
+      Scene sc(70, 5, D3DFMT_X8R8G8B8, df.f);  // wider than a 64-pixel tile
+      auto pattern = [](std::uint32_t x, std::uint32_t y) { return (x * 2654435761u) ^ (y * 40503u) ^ 0x5A5A5A5Au; };
+      std::span<std::byte> mem = sc.dev.surface_bytes(kZS);
+      const std::size_t pitch = (std::size_t{sc.w} * bpp + 3) & ~std::size_t{3};
+      for (std::uint32_t y = 0; y < sc.h; ++y)
+        for (std::uint32_t x = 0; x < sc.w; ++x)
+          for (std::uint32_t i = 0; i < bpp; ++i)
+            mem[y * pitch + x * bpp + i] = static_cast<std::byte>((pattern(x, y) >> (8 * i)) & 0xFFu);
+      StreamWriter w;
+      w.clear(flag, 0, 0.25f, 0x1B3);
+      sc.run(w);
+      for (std::uint32_t y = 0; y < sc.h; ++y)
+        for (std::uint32_t x = 0; x < sc.w; ++x) {
+          const std::uint32_t was = pattern(x, y), now = sc.zraw(x, y);
+          const std::uint32_t want_depth = flag == D3DCLEAR_ZBUFFER ? q(0.25, df.depth_bits)
+                                                                    : field(was, df.depth_shift, df.depth_bits);
+          // The stencil value masked to the field's width.
+          const std::uint32_t want_stencil =
+              flag == D3DCLEAR_STENCIL ? field(0x1B3, 0, df.stencil_bits) : field(was, 0, df.stencil_bits);
+          CHECK(field(now, df.depth_shift, df.depth_bits) == want_depth);
+          CHECK(field(now, 0, df.stencil_bits) == want_stencil);
+        }
+    }
+  }
+}
+
 // ---- 7. DX8/DX9 stream draws ------------------------------------------------------------------------
 
 namespace {
