@@ -66,10 +66,14 @@ Color sample(const TextureView& texture, const SamplerState& state, float u, flo
 // The level-selection half of sample(): which level(s), with what weight, and which
 // filter — the rules above. `fraction` > 0 only when level0 + 1 exists. Shared by sample()
 // and the SIMD kernels, which choose once per 2×2 quad.
+// The integers first and the float last: returned by value, the integers then travel in
+// one integer register and the float in a vector one (x86-64 SysV), where a float sharing
+// the first eight bytes is packed through the stack — a store-forwarding stall per call,
+// and the kernels call this twice per 4×2 block.
 struct MipChoice {
   std::uint32_t level0 = 0;
-  float fraction = 0.0f;  // weight of level0 + 1
   bool linear = false;    // the MAG or MIN filter that applies is (bi)linear
+  float fraction = 0.0f;  // weight of level0 + 1
 };
 MipChoice choose_mip(const TextureView& texture, const SamplerState& state, float lod) noexcept;
 
