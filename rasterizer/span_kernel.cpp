@@ -170,13 +170,20 @@ DP2_INLINE Color8 fetch(const FastDraw& d, const LevelParams& l, I8 x, I8 y) {
 }
 
 // sample_level() of sampler.cpp on each lane's level: POINT or (bi)LINEAR.
-template <bool kAlpha>
+// kInRange: every lane's texel coordinate is finite and well inside ±2^30, where
+// finite_coord() is the identity (in_range() below decides it per triangle).
+template <bool kInRange>
+DP2_INLINE F8 coord(F8 x) {
+  return kInRange ? x : finite_coord(x);
+}
+
+template <bool kAlpha, bool kInRange>
 DP2_INLINE Color8 sample_level(const FastDraw& d, const LevelParams& l, F8 u, F8 v, bool linear) {
   if (!linear) {
-    const I8 ix = truncate(floor(finite_coord(u * l.fw))), iy = truncate(floor(finite_coord(v * l.fh)));
+    const I8 ix = truncate(floor(coord<kInRange>(u * l.fw))), iy = truncate(floor(coord<kInRange>(v * l.fh)));
     return fetch<kAlpha>(d, l, address(ix, l.wmax, d.wrap_u), address(iy, l.hmax, d.wrap_v));
   }
-  const F8 x = finite_coord(u * l.fw - splat(kTexelCentre)), y = finite_coord(v * l.fh - splat(kTexelCentre));
+  const F8 x = coord<kInRange>(u * l.fw - splat(kTexelCentre)), y = coord<kInRange>(v * l.fh - splat(kTexelCentre));
   const F8 x0f = floor(x), y0f = floor(y);
   const F8 fx = x - x0f, fy = y - y0f;
   const I8 x0 = truncate(x0f), y0 = truncate(y0f);
@@ -192,19 +199,20 @@ DP2_INLINE Color8 select(I8 m, const Color8& a, const Color8& b) {
 }
 
 // Each lane's level with its quad's filter: one pass when both quads filter alike.
-template <bool kAlpha>
+template <bool kAlpha, bool kInRange>
 DP2_INLINE Color8 sample_levels(const FastDraw& d, const LevelParams& l, F8 u, F8 v, bool linear_a, bool linear_b,
                                 I8 quad_a) {
-  if (linear_a == linear_b) return sample_level<kAlpha>(d, l, u, v, linear_a);
-  return select(quad_a, sample_level<kAlpha>(d, l, u, v, linear_a), sample_level<kAlpha>(d, l, u, v, linear_b));
+  if (linear_a == linear_b) return sample_level<kAlpha, kInRange>(d, l, u, v, linear_a);
+  return select(quad_a, sample_level<kAlpha, kInRange>(d, l, u, v, linear_a),
+                sample_level<kAlpha, kInRange>(d, l, u, v, linear_b));
 }
 
 // sample() for the block: without per-quad LOD one level decides every lane; with it,
 // each 2×2 quad computes its LOD from its pixels 0, 1, 2 (quad_lods() in pixel.cpp) and
 // chooses its level(s) and filter (choose_mip(), shared with the scalar sampler).
-template <bool kAlpha>
+template <bool kAlpha, bool kInRange>
 Color8 sample(const FastDraw& d, F8 u, F8 v) {
-  if (!d.mip_lod) return sample_level<kAlpha>(d, level_params(d.levels[d.level]), u, v, d.tex_linear);
+  if (!d.mip_lod) return sample_level<kAlpha, kInRange>(d, level_params(d.levels[d.level]), u, v, d.tex_linear);
   alignas(32) float us[8], vs[8];
   store(us, u);
   store(vs, v);
@@ -218,14 +226,14 @@ Color8 sample(const FastDraw& d, F8 u, F8 v) {
     mip[q] = choose_mip(*d.texture, *d.sampler, compute_lod(dudx, dvdx, dudy, dvdy));
   }
   const I8 quad_a = load_i(kQuadA);
-  const Color8 c0 = sample_levels<kAlpha>(d, level_params(d.levels[mip[0].level0], d.levels[mip[1].level0], quad_a), u, v,
+  const Color8 c0 = sample_levels<kAlpha, kInRange>(d, level_params(d.levels[mip[0].level0], d.levels[mip[1].level0], quad_a), u, v,
                                   mip[0].linear, mip[1].linear, quad_a);
   if (!(mip[0].fraction > 0.0f) && !(mip[1].fraction > 0.0f)) return c0;
   // The next level where a quad blends two; a quad with fraction 0 reads its own level
   // again and lerp(c, c, 0) = c exactly (c is finite and ≥ 0).
   const std::uint32_t next_a = mip[0].fraction > 0.0f ? mip[0].level0 + 1 : mip[0].level0;
   const std::uint32_t next_b = mip[1].fraction > 0.0f ? mip[1].level0 + 1 : mip[1].level0;
-  const Color8 c1 = sample_levels<kAlpha>(d, level_params(d.levels[next_a], d.levels[next_b], quad_a), u, v, mip[0].linear,
+  const Color8 c1 = sample_levels<kAlpha, kInRange>(d, level_params(d.levels[next_a], d.levels[next_b], quad_a), u, v, mip[0].linear,
                                   mip[1].linear, quad_a);
   return lerp<kAlpha>(c0, c1, select(quad_a, splat(mip[0].fraction), splat(mip[1].fraction)));
 }
@@ -337,6 +345,28 @@ DP2_INLINE F8 table_fog(const FastDraw& d, F8 dist) {
   }
 }
 
+// Whether an affine triangle's texture coordinates, on every lane of the grid (covered or
+// not), stay finite and below 2^29 texels of level 0 (the largest): then finite_coord()
+// changes none of them. A plane's extremes over the grid's pixel rectangle are at its
+// corners; the bound is taken in double with room for the float evaluation's rounding,
+// and a NaN or infinite plane fails it.
+bool in_range_coords(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords, const BlockGrid& g) {
+  constexpr double kLimit = 536870912.0;  // 2^29, half finite_coord's clamp
+  constexpr double kRoundingRoom = 1.001;  // float evaluation error, far below 0.1%
+  const double fx0 = g.x0 - t.ox, fx1 = fx0 + 4.0 * g.cols - 1.0;
+  const double fy0 = g.y0 - t.oy, fy1 = fy0 + 2.0 * g.rows - 1.0;
+  // fabs from math.h and a plain ternary: no inline function of a shared header here.
+  auto larger = [](double a, double b) { return a > b ? a : b; };
+  auto extent = [&](const Plane& p) {
+    const double dx = p.dx, dy = p.dy;
+    return fabs(double{p.ref}) + larger(fabs(dx * fx0), fabs(dx * fx1)) + larger(fabs(dy * fy0), fabs(dy * fy1));
+  };
+  const ImageView& base = d.texture->level[0];
+  const double u = extent(texcoords[d.texcoord_plane]) * base.width * kRoundingRoom + kTexelCentre;
+  const double v = extent(texcoords[d.texcoord_plane + 1]) * base.height * kRoundingRoom + kTexelCentre;
+  return u < kLimit && v < kLimit;
+}
+
 // Whether a triangle takes the lean copy of its kernel: affine, no alpha test, specular
 // or fog, depth written without bias, and the plain [0, MaxZ] clamp — the common case,
 // where the per-block tests of everything else are compiled out.
@@ -403,6 +433,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords
     for (int i = 4; i < 7; ++i) use(kPlaneColor0 + i, t.color[i]);
   if (fog == FastDraw::Fog::kVertex) use(kPlaneColor0 + 7, t.color[7]);
   const GridPlane& z = planes[kPlaneZ];
+  const bool in_range = sampled && !perspective && in_range_coords(d, t, texcoords, g);
 
   std::uint64_t written = 0;
   for (std::int32_t row = 0; row < g.rows; ++row) {
@@ -466,7 +497,8 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords
         if (sampled) {
           const F8 u = planes[kPlaneU].at(k), v = planes[kPlaneV].at(k);
           const F8 tu = perspective ? u * w : u, tv = perspective ? v * w : v;
-          texel = need_alpha ? sample<true>(d, tu, tv) : sample<false>(d, tu, tv);
+          texel = need_alpha ? (in_range ? sample<true, true>(d, tu, tv) : sample<true, false>(d, tu, tv))
+                             : (in_range ? sample<false, true>(d, tu, tv) : sample<false, false>(d, tu, tv));
         }
         const Color8& c1 = argument(d.color_arg1, diffuse, texel, tfactor);
         const Color8& c2 = argument(d.color_arg2, diffuse, texel, tfactor);

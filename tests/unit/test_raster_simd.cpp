@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <limits>
 #include <random>
 #include <span>
 #include <string>
@@ -264,6 +266,50 @@ TEST_CASE("raster simd: every instruction set gives the scalar pipeline's bytes"
   }
   // Every configuration above is one the block kernels take.
   CHECK(simd_triangles > 0);
+}
+
+TEST_CASE("raster simd: texture coordinates past the sampler's clamp, on affine triangles, as the scalar pipeline") {
+  // The kernels skip finite_coord() (NaN → 0, then ±2^30 texels) for an affine triangle
+  // whose coordinates stay far inside that range; these do not — huge, infinite and NaN
+  // coordinates next to ordinary ones — so the check must send them through it, and every
+  // target must still give the scalar pipeline's bytes.
+  std::mt19937 rng(77);
+  const float wild[] = {3.0e9f, -3.0e9f, 1.0e30f, std::numeric_limits<float>::infinity(),
+                        std::numeric_limits<float>::quiet_NaN(), 0.25f, 1.0e7f};
+  for (int round = 0; round < 24; ++round) {
+    CAPTURE(round);
+    Config c;
+    c.depth = Format::kD24S8;
+    c.stage = true;
+    c.textured = true;
+    c.color_op = TextureOp::kSelectArg1;
+    c.color_args[0] = kArgTexture;
+    c.linear = round % 2 == 0;
+    c.mag = c.min = c.linear ? Filter::kLinear : Filter::kPoint;
+    c.address_u = round % 3 == 0 ? Address::kClamp : Address::kWrap;
+    c.address_v = round % 4 == 0 ? Address::kClamp : Address::kWrap;
+    c.tex_w = 64;
+    c.tex_h = 16;
+    std::vector<Vertex> v = random_triangles(rng, c, 8);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      v[i].rhw = 1.0f;  // affine
+      // render() points the stage at coordinate set 1.
+      if ((i + static_cast<std::size_t>(round)) % 3 == 0) v[i].tex[1][0] = wild[(i + round) % std::size(wild)];
+      if ((i + static_cast<std::size_t>(round)) % 5 == 0) v[i].tex[1][1] = wild[(i * 3 + round) % std::size(wild)];
+    }
+    Images reference;
+    render(c, v, true, Isa::kScalar, reference);
+    for (const Isa isa : {Isa::kScalar, Isa::kSse41, Isa::kAvx2}) {
+      if (resolve_isa(isa) != isa) continue;
+      const std::string isa_text = isa_name(isa);
+      CAPTURE(isa_text);
+      Images out;
+      const RendererStats stats = render(c, v, false, isa, out);
+      CHECK(stats.triangles_binned > 0);
+      CHECK(stats.kernel_triangles[kKernelKeyCount - 1] == 0);  // every triangle took a block kernel
+      CHECK(out.color == reference.color);
+    }
+  }
 }
 
 TEST_CASE("raster simd: a state outside the block kernels takes the scalar pipeline") {
