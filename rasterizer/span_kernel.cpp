@@ -171,7 +171,7 @@ DP2_INLINE Color8 fetch(const FastDraw& d, const LevelParams& l, I8 x, I8 y) {
 
 // sample_level() of sampler.cpp on each lane's level: POINT or (bi)LINEAR.
 // kInRange: every lane's texel coordinate is finite and well inside ±2^30, where
-// finite_coord() is the identity (in_range() below decides it per triangle).
+// finite_coord() is the identity (in_range_coords() below decides it per grid).
 template <bool kInRange>
 DP2_INLINE F8 coord(F8 x) {
   return kInRange ? x : finite_coord(x);
@@ -226,15 +226,16 @@ Color8 sample(const FastDraw& d, F8 u, F8 v) {
     mip[q] = choose_mip(*d.texture, *d.sampler, compute_lod(dudx, dvdx, dudy, dvdy));
   }
   const I8 quad_a = load_i(kQuadA);
-  const Color8 c0 = sample_levels<kAlpha, kInRange>(d, level_params(d.levels[mip[0].level0], d.levels[mip[1].level0], quad_a), u, v,
-                                  mip[0].linear, mip[1].linear, quad_a);
+  const Color8 c0 =
+      sample_levels<kAlpha, kInRange>(d, level_params(d.levels[mip[0].level0], d.levels[mip[1].level0], quad_a), u,
+                                      v, mip[0].linear, mip[1].linear, quad_a);
   if (!(mip[0].fraction > 0.0f) && !(mip[1].fraction > 0.0f)) return c0;
   // The next level where a quad blends two; a quad with fraction 0 reads its own level
   // again and lerp(c, c, 0) = c exactly (c is finite and ≥ 0).
   const std::uint32_t next_a = mip[0].fraction > 0.0f ? mip[0].level0 + 1 : mip[0].level0;
   const std::uint32_t next_b = mip[1].fraction > 0.0f ? mip[1].level0 + 1 : mip[1].level0;
-  const Color8 c1 = sample_levels<kAlpha, kInRange>(d, level_params(d.levels[next_a], d.levels[next_b], quad_a), u, v, mip[0].linear,
-                                  mip[1].linear, quad_a);
+  const Color8 c1 = sample_levels<kAlpha, kInRange>(d, level_params(d.levels[next_a], d.levels[next_b], quad_a), u,
+                                                    v, mip[0].linear, mip[1].linear, quad_a);
   return lerp<kAlpha>(c0, c1, select(quad_a, splat(mip[0].fraction), splat(mip[1].fraction)));
 }
 
