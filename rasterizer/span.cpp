@@ -183,6 +183,13 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
     out.blend_op = s.blend_op;
     out.blend_factor = s.blend_factor;
   }
+  // Decided here once per state, not per triangle: clamp_std(z, MinZ, MaxZ) then [0, 1] is
+  // min(max(z, 0), MaxZ) when MinZ = 0 ≤ MaxZ ≤ 1 (a NaN z reads 0 both ways), and a
+  // state without alpha test, specular, fog or depth bias and with that clamp takes the
+  // kernels' lean copy for its affine triangles.
+  out.z_clamp_plain = out.min_z == 0.0f && out.max_z >= 0.0f && out.max_z <= 1.0f;
+  out.lean = !out.alpha_test && !out.specular && out.fog == FastDraw::Fog::kNone && out.depth_bias == 0 &&
+             out.z_clamp_plain;
   return (depth ? 1u : 0u) | (out.stage ? 2u : 0u) | (s.blend ? 4u : 0u);
 }
 

@@ -52,6 +52,7 @@ struct FastDraw {
   bool depth_write = false;
   std::int32_t depth_bias = 0;
   float min_z = 0, max_z = 1;
+  bool z_clamp_plain = false;          // MinZ = 0 ≤ MaxZ ≤ 1: the z clamp is min(max(z, 0), MaxZ)
   // stage 0 (stage_count 0 or 1); arguments are D3DTA selectors without modifiers
   bool stage = false;
   TextureOp color_op = TextureOp::kSelectArg1, alpha_op = TextureOp::kSelectArg1;
@@ -88,6 +89,9 @@ struct FastDraw {
   Color blend_factor;
   // the surfaces' common extent: blocks reaching past it take the lane-by-lane path
   std::int32_t width = 0, height = 0;
+  // no alpha test, specular, fog or depth bias, and z_clamp_plain: affine triangles take
+  // the kernels' lean copy
+  bool lean = false;
 };
 
 // Kernel variants, the template parameters of span_kernel.cpp: bit 0 depth, 1 texture

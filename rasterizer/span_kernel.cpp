@@ -368,14 +368,9 @@ bool in_range_coords(const FastDraw& d, const TrianglePrim& t, const Plane* texc
   return u < kLimit && v < kLimit;
 }
 
-// Whether a triangle takes the lean copy of its kernel: affine, no alpha test, specular
-// or fog, depth written without bias, and the plain [0, MaxZ] clamp — the common case,
-// where the per-block tests of everything else are compiled out.
-DP2_INLINE bool z_clamp_plain(const FastDraw& d) { return d.min_z == 0.0f && d.max_z >= 0.0f && d.max_z <= 1.0f; }
-DP2_INLINE bool lean(const FastDraw& d, const TrianglePrim& t) {
-  return !t.perspective && !d.alpha_test && !d.specular && d.fog == FastDraw::Fog::kNone && d.depth_bias == 0 &&
-         z_clamp_plain(d);
-}
+// Whether a triangle takes the lean copy of its kernel: its state is lean (decided per
+// state, span.cpp) and the triangle is affine.
+DP2_INLINE bool lean(const FastDraw& d, const TrianglePrim& t) { return d.lean && !t.perspective; }
 
 // A triangle's blocks in one tile: the scalar pipeline's shade<>() on eight pixels at a
 // time. kLean: lean(d, t) holds.
@@ -403,9 +398,8 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords
   // COLORWRITEENABLE lets every bit through: a fully passing block needs no old colour.
   const bool write_all = d.write_keep == 0xFFFFFFFFu;
   const bool depth_bias_on = !kLean && d.depth_bias != 0;
-  // clamp_std(z, MinZ, MaxZ) then [0, 1] is min(max(z, 0), MaxZ) when MinZ = 0 ≤ MaxZ ≤ 1:
-  // a NaN z reads 0 both ways (max(NaN, 0) = 0), and the second clamp changes nothing.
-  const bool z_clamp_simple = kLean || z_clamp_plain(d);
+  // FastDraw::z_clamp_plain: the two clamps are one min/max pair.
+  const bool z_clamp_simple = kLean || d.z_clamp_plain;
   const F8 constant_w = splat(t.w);
   const F8 min_z = splat(d.min_z), max_z = splat(d.max_z);
   const I8 depth_keep = splat_i(static_cast<std::int32_t>(d.depth_keep)), depth_bias = splat_i(d.depth_bias);

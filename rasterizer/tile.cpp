@@ -18,9 +18,15 @@ Rect tile_rect(std::int32_t tx, std::int32_t ty) {
 
 // Fills [x0, x1) of row y of `image` with the raw value `raw` (1, 2 or 4 bytes a pixel),
 // or returns false for another size.
+// Pixel x of row y, and the bytes per pixel.
+std::byte* pixel_at(const ImageView& image, std::int32_t y, std::int32_t x, std::uint32_t& bytes) {
+  bytes = format_info(image.format).bits_per_pixel / 8u;
+  return image.data + static_cast<std::size_t>(y) * image.pitch + static_cast<std::size_t>(x) * bytes;
+}
+
 bool fill_row(const ImageView& image, std::int32_t y, std::int32_t x0, std::int32_t x1, std::uint32_t raw) {
-  const std::uint32_t bytes = format_info(image.format).bits_per_pixel / 8u;
-  std::byte* row = image.data + static_cast<std::size_t>(y) * image.pitch + static_cast<std::size_t>(x0) * bytes;
+  std::uint32_t bytes = 0;
+  std::byte* row = pixel_at(image, y, x0, bytes);
   const std::size_t n = static_cast<std::size_t>(x1 - x0);
   switch (bytes) {
     case 1: std::memset(row, static_cast<int>(raw & 0xFFu), n); return true;
@@ -41,8 +47,8 @@ bool fill_row(const ImageView& image, std::int32_t y, std::int32_t x0, std::int3
 // returns false (nothing written) for other sizes.
 bool mask_row(const ImageView& image, std::int32_t y, std::int32_t x0, std::int32_t x1, std::uint32_t keep,
               std::uint32_t value) {
-  const std::uint32_t bytes = format_info(image.format).bits_per_pixel / 8u;
-  std::byte* row = image.data + static_cast<std::size_t>(y) * image.pitch + static_cast<std::size_t>(x0) * bytes;
+  std::uint32_t bytes = 0;
+  std::byte* row = pixel_at(image, y, x0, bytes);
   const std::size_t n = static_cast<std::size_t>(x1 - x0);
   switch (bytes) {
     case 2:
