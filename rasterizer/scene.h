@@ -131,6 +131,9 @@ struct Chunk {
   std::vector<std::uint32_t> offsets;
   std::int32_t tiles_x = 0, tiles_y = 0;
   RendererStats stats;  // this chunk's setup counters; the scene sums them at flush
+  // The batch of vertices setup fetched last (setup.cpp); only its capacity outlives a
+  // batch, so reset() leaves it.
+  std::vector<Vertex> vertex_batch;
 
   void bin(const Rect& bounds, BinEntry entry);
   void close(std::int32_t grid_x, std::int32_t grid_y);

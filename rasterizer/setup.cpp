@@ -1,7 +1,9 @@
-// Primitive assembly, triangle setup and binning. Runs on the thread that calls
-// Renderer::draw (the device's); the tiles run later, in flush().
+// Primitive assembly, triangle setup and binning, with the vertex fetch that feeds them.
+// A small draw runs on the thread that calls Renderer::draw (the device's), a large one
+// in chunks on the workers, before draw() returns; the tiles run later, in flush().
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "scene.h"
 
@@ -140,7 +142,7 @@ struct DrawJob {
   std::size_t key;
   Topology topology;
   std::size_t count;  // primitives in the whole draw
-  std::span<const Vertex> vertices;
+  VertexFetch vertices;
   std::span<const std::uint32_t> indices, edge_flags;
   std::uint8_t sampled_sets;  // sampled_texcoord_sets(*state): the u, v planes set up
   bool specular_planes;       // some pixel step reads the specular colour
@@ -251,13 +253,53 @@ void add_triangle(Chunk& scene, const DrawJob& job, const Vertex& a_in, const Ve
 
 
 
-// Sets up primitives [first, last) of the draw into `chunk`. Any thread: reads only the
-// job and writes only the chunk.
-void set_up_range(Chunk& chunk, const DrawJob& job, std::size_t first, std::size_t last) {
+// The primitive stream positions primitives [first, last) read: [begin, end). A fan's
+// triangles also read position 0, its centre.
+struct StreamRange {
+  std::size_t begin, end;
+};
+StreamRange stream_range(Topology topology, std::size_t first, std::size_t last) {
+  switch (topology) {
+    case Topology::kPointList: return {first, last};
+    case Topology::kLineList: return {2 * first, 2 * last};
+    case Topology::kLineStrip: return {first, last + 1};
+    case Topology::kTriangleList: return {3 * first, 3 * last};
+    case Topology::kTriangleStrip: return {first, last + 2};
+    case Topology::kTriangleFan: return {first + 1, last + 2};
+  }
+  return {first, first};
+}
+
+// Primitives whose vertices are fetched at once: their batch (at most 3 × 128 vertices,
+// ~70 KB) stays in the core's L2 between fetch and setup, where converting a whole
+// draw first wrote and read back every vertex through memory (W4: 540 MB a frame).
+constexpr std::size_t kBatchPrimitives = 128;
+constexpr std::size_t kBatchVertices = 3 * kBatchPrimitives;
+
+// Stream positions [begin, begin + count) into out: through the indices, one call per run
+// of consecutive indices, or else in one call.
+void fetch_stream(const DrawJob& job, std::size_t begin, std::size_t count, Vertex* out) {
+  const VertexFetch& f = job.vertices;
+  if (job.indices.empty()) {
+    f.fetch(f.context, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(count), out);
+    return;
+  }
+  const std::uint32_t* index = job.indices.data() + begin;
+  for (std::size_t k = 0; k < count;) {
+    std::size_t run = 1;
+    while (k + run < count && index[k + run] == index[k] + run) ++run;
+    f.fetch(f.context, index[k], static_cast<std::uint32_t>(run), out + k);
+    k += run;
+  }
+}
+
+// Sets up primitives [first, last) of one batch, whose stream positions [begin, …) are
+// batch[0, …) (a fan's centre is `centre`).
+void set_up_batch(Chunk& chunk, const DrawJob& job, std::size_t first, std::size_t last, std::size_t begin,
+                  const Vertex* batch, const Vertex& centre) {
   const DrawState& state = *job.state;
   const FragmentKernel kernel = job.kernel;
-  // Vertex k of the primitive stream; the caller validated every index.
-  auto vertex = [&](std::size_t k) -> const Vertex& { return job.vertices[job.indices.empty() ? k : job.indices[k]]; };
+  auto vertex = [&](std::size_t k) -> const Vertex& { return batch[k - begin]; };
   const std::size_t n = job.count;
   switch (job.topology) {
     case Topology::kPointList:
@@ -299,10 +341,24 @@ void set_up_range(Chunk& chunk, const DrawJob& job, std::size_t first, std::size
                   | ((i + 1 == n ? (f >> (n + 1)) & 1u : 0u) << 1)  // v[i+2]v[0]
                   | ((i == 0 ? f & 1u : 0u) << 2);               // v[0]v[i+1]
         }
-        add_triangle(chunk, job, vertex(i + 1), vertex(i + 2), vertex(0), edges);
+        add_triangle(chunk, job, vertex(i + 1), vertex(i + 2), centre, edges);
       }
       break;
     }
+  }
+}
+
+// Sets up primitives [first, last) of the draw into `chunk`, fetching their vertices a
+// batch at a time. Any thread: reads only the job and writes only the chunk.
+void set_up_range(Chunk& chunk, const DrawJob& job, std::size_t first, std::size_t last) {
+  Vertex centre;
+  if (job.topology == Topology::kTriangleFan) fetch_stream(job, 0, 1, &centre);
+  if (chunk.vertex_batch.size() < kBatchVertices) chunk.vertex_batch.resize(kBatchVertices);
+  for (std::size_t b = first; b < last; b += kBatchPrimitives) {
+    const std::size_t e = std::min(b + kBatchPrimitives, last);
+    const StreamRange r = stream_range(job.topology, b, e);
+    fetch_stream(job, r.begin, r.end - r.begin, chunk.vertex_batch.data());
+    set_up_batch(chunk, job, b, e, r.begin, chunk.vertex_batch.data(), centre);
   }
 }
 
@@ -332,11 +388,30 @@ void run_setup(void* context, std::size_t i) {
 
 }  // namespace
 
+namespace {
+// VertexFetch over vertices already converted: a copy.
+void copy_vertices(const void* context, std::uint32_t first, std::uint32_t count, Vertex* out) {
+  const auto& vertices = *static_cast<const std::span<const Vertex>*>(context);
+  std::copy_n(vertices.data() + first, count, out);
+}
+}  // namespace
+
 void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t primitive_count,
                     std::span<const Vertex> vertices, std::span<const std::uint32_t> indices,
                     std::span<const std::uint32_t> edge_flags) {
+  constexpr std::size_t kMaxCount = std::numeric_limits<std::uint32_t>::max();
+  const VertexFetch fetch{&vertices, copy_vertices, static_cast<std::uint32_t>(std::min(vertices.size(), kMaxCount))};
+  draw(state, topology, primitive_count, fetch, indices, edge_flags);
+}
+
+void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t primitive_count,
+                    const VertexFetch& vertices, std::span<const std::uint32_t> indices,
+                    std::span<const std::uint32_t> edge_flags) {
   Scene& scene = *scene_;
   if (state.clip.empty() || primitive_count == 0) return;
+  // A stream longer than the vertices (or indices) that feed it draws nothing.
+  const std::size_t stream = stream_range(topology, 0, primitive_count).end;
+  if (vertices.fetch == nullptr || (indices.empty() ? vertices.count : indices.size()) < stream) return;
   // Everything per draw is decided here, on the calling thread: the fragment kernel and
   // the SIMD block kernel (looked up once per draw state).
   const FragmentKernel kernel = scene.generic_kernels ? shade_fragment : choose_fragment_kernel(state);

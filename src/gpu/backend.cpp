@@ -287,26 +287,21 @@ void Backend::draw(std::span<const std::byte> p, BackendCounters& counters) {
   const bool untransformed = vertex::is_untransformed(d.fvf);
   static_assert(DP2GPU_TRIANGLEFAN == static_cast<int>(raster::Topology::kTriangleFan));
   const auto topology = static_cast<raster::Topology>(d.topology);
-  // A format fetch does not take fails whatever the vertices (a fetch of none tells).
+  // A format fetch does not take fails whatever the vertices (a layout of none tells).
+  vertex::PretransformedVertices pretransformed;
   if (!has_target || (untransformed && !tnl_.valid) ||
-      (!untransformed && !vertex::fetch_pretransformed(d.fvf, d.stride, {}, 0, vertices_))) {
+      (!untransformed && !vertex::describe_pretransformed(d.fvf, d.stride, vertex_data, d.vertex_count, pretransformed))) {
     counters.draws_skipped.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  if (!untransformed && d.index_count == 0 && d.edge_count == 0 && d.primitive_count > kDrawChunkPrimitives &&
-      (topology == raster::Topology::kPointList || topology == raster::Topology::kLineList ||
-       topology == raster::Topology::kTriangleList || topology == raster::Topology::kTriangleStrip)) {
-    draw_in_slices(topology, d.primitive_count, d.fvf, d.stride, vertex_data);
-    return;
-  }
-  if (!untransformed) vertex::fetch_pretransformed(d.fvf, d.stride, vertex_data, d.vertex_count, vertices_);
   indices_.resize(d.index_count);
   if (d.index_count) std::memcpy(indices_.data(), p.data() + sizeof d + vertex_bytes, std::size_t{d.index_count} * 4);
   edges_.resize(d.edge_count);
   if (d.edge_count)
     std::memcpy(edges_.data(), p.data() + sizeof d + vertex_bytes + std::size_t{d.index_count} * 4, std::size_t{d.edge_count} * 4);
   if (!untransformed) {
-    renderer_->draw(*current_, topology, d.primitive_count, vertices_, indices_, edges_);
+    // The render threads fetch the vertices from the buffer while they set the draw up.
+    renderer_->draw(*current_, topology, d.primitive_count, vertex::fetcher(pretransformed), indices_, edges_);
     return;
   }
   // TnL writes stage i's coordinates to set i, so the stages read set i.
@@ -337,32 +332,6 @@ void Backend::draw(std::span<const std::byte> p, BackendCounters& counters) {
   if (out.primitive_count == 0) return;  // everything clipped away
   renderer_->draw(ds, out.topology, out.primitive_count, vertices_, tnl_.indices,
                   out.same_primitives ? std::span<const std::uint32_t>(edges_) : std::span<const std::uint32_t>());
-}
-
-// Pre-transformed, non-indexed lists and strips without edge flags: the renderer sees
-// the same primitives in the same order, kDrawChunkPrimitives at a time, so only one
-// slice's vertices are converted at once (into the reused vertices_) instead of the whole
-// draw's. A strip's slices overlap by its two shared vertices and start at an even
-// primitive, so every triangle keeps its winding; the renderer's images do not depend on
-// where draws end (its scene flushes on a budget anyway).
-void Backend::draw_in_slices(raster::Topology topology, std::uint32_t primitives, DWORD fvf, std::uint32_t stride,
-                             std::span<const std::byte> vertex_data) {
-  static_assert(kDrawChunkPrimitives % 2 == 0, "strip slices must start at even triangles");
-  const bool strip = topology == raster::Topology::kTriangleStrip;
-  const std::uint64_t per_primitive = topology == raster::Topology::kPointList ? 1
-                                      : topology == raster::Topology::kLineList ? 2
-                                      : strip                                   ? 1
-                                                                                : 3;
-  for (std::uint32_t first = 0; first < primitives; first += kDrawChunkPrimitives) {
-    const std::uint32_t count = std::min(kDrawChunkPrimitives, primitives - first);
-    // Validation checked that the draw's vertices cover all its primitives, so every
-    // slice's range lies inside vertex_data (64-bit: no overflow).
-    const std::uint64_t begin = per_primitive * first;
-    const std::uint64_t vertices = strip ? std::uint64_t{count} + 2 : per_primitive * count;
-    const auto bytes = vertex_data.subspan(static_cast<std::size_t>(begin * stride), static_cast<std::size_t>(vertices * stride));
-    vertex::fetch_pretransformed(fvf, stride, bytes, static_cast<std::uint32_t>(vertices), vertices_);
-    renderer_->draw(*current_, topology, count, vertices_, {}, {});
-  }
 }
 
 void Backend::execute(std::span<const std::byte> commands, memory::VideoMemory& memory, BackendCounters& counters) {

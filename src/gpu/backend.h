@@ -56,13 +56,6 @@ class ReusedDeque {
 
 class Backend {
  public:
-  // Primitives of a large pre-transformed draw converted and handed to the renderer at a
-  // time (draw_in_slices): bounds the vertex scratch to one slice's vertices (at most
-  // 3 × 65536 Vertex records, ~35 MB), while a slice still spans four of the renderer's
-  // 16K-primitive setup chunks, which it sets up on its workers in parallel — a slice of
-  // one chunk or less would be set up on the GPU worker alone.
-  static constexpr std::uint32_t kDrawChunkPrimitives = 65536;
-
   explicit Backend(unsigned threads = 0, raster::HostExecutor host = {}, raster::Isa isa = raster::Isa::kAuto);
   void set_threads(unsigned threads);
   // Executes a buffer that validate_submission accepted and patching completed.
@@ -72,8 +65,6 @@ class Backend {
   void set_state(std::span<const std::byte> payload, memory::VideoMemory& memory, BackendCounters& counters);
   void clear(std::span<const std::byte> payload);
   void draw(std::span<const std::byte> payload, BackendCounters& counters);
-  void draw_in_slices(raster::Topology topology, std::uint32_t primitives, DWORD fvf, std::uint32_t stride,
-                      std::span<const std::byte> vertex_data);
 
   raster::HostExecutor host_;
   raster::Isa isa_;
@@ -85,7 +76,7 @@ class Backend {
   ReusedDeque<raster::TextureView> textures_;
   ReusedDeque<std::array<std::uint32_t, 256>> palettes_;
   const raster::DrawState* current_ = nullptr;
-  std::vector<raster::Vertex> vertices_;
+  std::vector<raster::Vertex> vertices_;  // transform and lighting's output
   std::vector<std::uint32_t> indices_, edges_;
   vertex::TnlWork tnl_;  // SET_TRANSFORM_LIGHTING state and scratch for untransformed draws
 };

@@ -175,8 +175,9 @@ TEST_CASE("frontend memory: steady DrawPrimitives2 frames allocate no buffers") 
   dp2::DeviceDesc desc;
   desc.render_threads = 2;
   Rig rig(64, 64, desc);
-  // One frame: a clear, a list bigger than one back-end slice, a state change, a strip.
-  constexpr std::uint32_t kTriangles = 3 * dp2::gpu::Backend::kDrawChunkPrimitives + 5;
+  // One frame: a clear, a list of a dozen of the renderer's 16K-primitive setup chunks
+  // (set up on the render threads, each fetching its own vertices), a state change, a strip.
+  constexpr std::uint32_t kTriangles = 3 * 65536 + 5;
   std::vector<std::byte> vertices = scattered_triangles(kTriangles, 64, 64);
   StreamWriter s;
   s.clear(D3DCLEAR_TARGET, 0x00203040u, 1.0f, 0);
@@ -300,8 +301,10 @@ TEST_CASE("frontend memory: a broadcast Render runs a copy per context, in order
   CHECK(rig.dev.diagnostics().buffers_executed == 2);
 }
 
-TEST_CASE("frontend memory: a draw bigger than one slice renders the bytes of the same triangles drawn separately") {
-  constexpr std::uint32_t kSlice = dp2::gpu::Backend::kDrawChunkPrimitives;
+TEST_CASE("frontend memory: a draw of many setup chunks renders the bytes of the same triangles drawn separately") {
+  // Several rounds of the renderer's 16K-primitive setup chunks, each fetching its
+  // vertices in batches of 128 primitives: none of those boundaries may show.
+  constexpr std::uint32_t kSlice = 65536;
   SUBCASE("triangle list") {
     constexpr std::uint32_t n = 2 * kSlice + 37;
     const std::vector<std::byte> v = scattered_triangles(n, 64, 64);

@@ -58,6 +58,15 @@ struct HostExecutor {
                        void* task_context) = nullptr;
 };
 
+// A draw's vertex buffer as the rasterizer reads it: fetch(context, first, count, out)
+// writes vertices [first, first + count) to out[0, count). It is called on any render
+// thread, several at once, while Renderer::draw runs, and must only read.
+struct VertexFetch {
+  const void* context = nullptr;
+  void (*fetch)(const void* context, std::uint32_t first, std::uint32_t count, Vertex* out) = nullptr;
+  std::uint32_t count = 0;  // vertices in the buffer
+};
+
 class Renderer {
  public:
   // threads: 0 = the executor's default (one per core), 1 = run every tile on the calling
@@ -73,7 +82,17 @@ class Renderer {
   // Draws `primitive_count` primitives of `topology` from `vertices` (through `indices`
   // when not empty). `edge_flags`: triangle lists one word per triangle (bits 0–2: edges
   // v0v1, v1v2, v2v0); fans one word in the D3DHAL_DP2TRIANGLEFAN_IMM layout; empty = all
-  // edges. The DrawState must stay alive until flush() returns.
+  // edges. The DrawState must stay alive until flush() returns; the vertices, indices and
+  // edge flags only until draw() returns (setup is done by then).
+  //
+  // The setup chunks fetch the vertices they use themselves, a batch at a time into
+  // their own small scratch, on whichever thread sets the chunk up: a large draw's
+  // vertices are converted in parallel and never all at once. The caller guarantees
+  // every index is below vertices.count and, without indices, that the vertices cover
+  // every primitive (a draw that does not is dropped).
+  void draw(const DrawState& state, Topology topology, std::uint32_t primitive_count, const VertexFetch& vertices,
+            std::span<const std::uint32_t> indices, std::span<const std::uint32_t> edge_flags = {});
+  // The same, from vertices already converted.
   void draw(const DrawState& state, Topology topology, std::uint32_t primitive_count,
             std::span<const Vertex> vertices, std::span<const std::uint32_t> indices,
             std::span<const std::uint32_t> edge_flags = {});

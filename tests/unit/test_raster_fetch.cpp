@@ -1,0 +1,169 @@
+// Vertex fetch inside setup: a draw's setup chunks fetch their own vertices, a batch of
+// 128 primitives at a time, through the indices when there are some. Whatever the batch,
+// chunk and index-run boundaries, a draw must render the primitives of its stream — the
+// primitive list the D3D topology rules make of it (D3DPRIMITIVETYPE page: list, strip,
+// fan; odd strip triangles keep their winding) — in stream order, so its bytes must equal
+// those of the same primitives drawn one draw each from vertices listed in full.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "dp2raster/renderer.h"
+
+using namespace dp2::raster;
+
+namespace {
+
+constexpr std::uint32_t kSize = 96;
+
+struct Lcg {
+  std::uint32_t s;
+  std::uint32_t next() { return s = s * 1664525u + 1013904223u; }
+  float unit() { return static_cast<float>(next() >> 8) / 16777216.0f; }
+};
+
+DrawState state_for(std::vector<std::byte>& color) {
+  color.assign(kSize * kSize * 4, std::byte{0});
+  DrawState s;
+  s.color = {Format::kX8R8G8B8, kSize, kSize, kSize * 4, color.data()};
+  s.clip = {0, 0, static_cast<std::int32_t>(kSize), static_cast<std::int32_t>(kSize)};
+  s.cull = Cull::kCCW;       // windings must survive the strip's odd-triangle swap
+  s.last_pixel = false;      // a strip's joints: each the start of the next segment
+  s.stage_count = 1;
+  s.stages[0].color_op = TextureOp::kSelectArg1;
+  s.stages[0].alpha_op = TextureOp::kSelectArg1;
+  s.stages[0].color_arg = {kArgCurrent, kArgDiffuse, kArgCurrent};
+  s.stages[0].alpha_arg = {kArgCurrent, kArgDiffuse, kArgCurrent};
+  return s;
+}
+
+// The stream positions of primitive i (D3DPRIMITIVETYPE rules; a fan's triangle i is
+// (i+1, i+2, 0), the D3DHAL_DP2TRIANGLEFAN page's order).
+std::vector<std::size_t> primitive_positions(Topology t, std::size_t i) {
+  switch (t) {
+    case Topology::kPointList: return {i};
+    case Topology::kLineList: return {2 * i, 2 * i + 1};
+    case Topology::kLineStrip: return {i, i + 1};
+    case Topology::kTriangleList: return {3 * i, 3 * i + 1, 3 * i + 2};
+    case Topology::kTriangleStrip: return i % 2 == 0 ? std::vector<std::size_t>{i, i + 1, i + 2}
+                                                    : std::vector<std::size_t>{i, i + 2, i + 1};
+    case Topology::kTriangleFan: return {i + 1, i + 2, 0};
+  }
+  return {};
+}
+
+Topology single_of(Topology t) {
+  switch (t) {
+    case Topology::kPointList: return Topology::kPointList;
+    case Topology::kLineList:
+    case Topology::kLineStrip: return Topology::kLineList;
+    default: return Topology::kTriangleList;
+  }
+}
+
+std::size_t stream_length(Topology t, std::size_t n) {
+  switch (t) {
+    case Topology::kPointList: return n;
+    case Topology::kLineList: return 2 * n;
+    case Topology::kLineStrip: return n + 1;
+    case Topology::kTriangleList: return 3 * n;
+    case Topology::kTriangleStrip:
+    case Topology::kTriangleFan: return n + 2;
+  }
+  return 0;
+}
+
+// Small primitives scattered over the target, each vertex its own colour.
+std::vector<Vertex> scattered(std::size_t count, std::uint32_t seed) {
+  Lcg rng{seed};
+  std::vector<Vertex> v(count);
+  for (Vertex& x : v) {
+    x.x = rng.unit() * kSize;
+    x.y = rng.unit() * kSize;
+    x.diffuse = {rng.unit(), rng.unit(), rng.unit(), 1.0f};
+  }
+  return v;
+}
+
+// The same draw as `stream` (through `indices` into `buffer` when indexed), one primitive
+// per draw from vertices listed in full.
+std::vector<std::byte> one_draw_each(Topology t, std::size_t n, const std::vector<Vertex>& buffer,
+                                     const std::vector<std::uint32_t>& indices) {
+  std::vector<std::byte> color;
+  const DrawState s = state_for(color);
+  Renderer r(1);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<Vertex> listed;
+    for (std::size_t p : primitive_positions(t, i)) listed.push_back(buffer[indices.empty() ? p : indices[p]]);
+    r.draw(s, single_of(t), 1, listed, {});
+  }
+  r.flush();
+  return color;
+}
+
+std::size_t lit(const std::vector<std::byte>& color) {
+  std::size_t n = 0;
+  for (std::byte b : color) n += b != std::byte{0};
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("raster fetch: every topology, indexed or not, across fetch batches and setup chunks, draws its stream") {
+  const Topology topologies[] = {Topology::kPointList,    Topology::kLineList,      Topology::kLineStrip,
+                                 Topology::kTriangleList, Topology::kTriangleStrip, Topology::kTriangleFan};
+  // 300: three fetch batches on the calling thread; 40000: three 16K setup chunks, run by
+  // two threads.
+  for (std::size_t n : {std::size_t{300}, std::size_t{40000}}) {
+    for (Topology t : topologies) {
+      for (bool indexed : {false, true}) {
+        CAPTURE(n);
+        CAPTURE(static_cast<int>(t));
+        CAPTURE(indexed);
+        const std::size_t length = stream_length(t, n);
+        std::vector<Vertex> buffer = scattered(length + 7, static_cast<std::uint32_t>(n) * 31u + static_cast<std::uint32_t>(t));
+        std::vector<std::uint32_t> indices;
+        if (indexed) {
+          // Runs of consecutive indices (fetched in one call) between shuffled ones.
+          indices.resize(length);
+          std::iota(indices.begin(), indices.end(), 5u);
+          Lcg rng{static_cast<std::uint32_t>(length)};
+          for (std::size_t k = 0; k < length; k += 1 + rng.next() % 40)
+            std::swap(indices[k], indices[rng.next() % length]);
+        }
+        std::vector<std::byte> color;
+        const DrawState s = state_for(color);
+        Renderer r(2);
+        r.draw(s, t, static_cast<std::uint32_t>(n), buffer, indices);
+        r.flush();
+        const std::vector<std::byte> expected = one_draw_each(t, n, buffer, indices);
+        // The comparison is not of two empty targets (a point lights one pixel, three bytes).
+        CHECK(lit(expected) > std::min<std::size_t>(n, kSize * kSize / 4));
+        CHECK(color == expected);
+      }
+    }
+  }
+}
+
+TEST_CASE("raster fetch: a stream longer than its vertices or indices draws nothing") {
+  std::vector<Vertex> v = scattered(8, 7);
+  for (Vertex& x : v) x.diffuse = {1, 1, 1, 1};
+  std::vector<std::byte> color;
+  const DrawState s = state_for(color);
+  Renderer r(1);
+  // A list of three triangles needs nine vertices; a strip of seven, nine; the indices of
+  // a two-triangle list, six.
+  r.draw(s, Topology::kTriangleList, 3, v, {});
+  r.draw(s, Topology::kTriangleStrip, 7, v, {});
+  const std::vector<std::uint32_t> five = {0, 1, 2, 3, 4};
+  r.draw(s, Topology::kTriangleList, 2, v, five);
+  r.flush();
+  CHECK(lit(color) == 0);
+  // The strip with six triangles needs the eight vertices there are: it draws.
+  r.draw(s, Topology::kTriangleStrip, 6, v, {});
+  r.flush();
+  CHECK(lit(color) > 0);
+}
