@@ -39,8 +39,9 @@ inline VertexAttributes attributes_of(const Vertex& v) { return {v.z, v.rhw, v.d
 // evaluated in float in exactly that order (no FMA: -ffp-contract=off) by the scalar path
 // and by every SIMD kernel, so both give the same bits. The coefficients come from the
 // snapped vertex positions in double (setup.cpp) and are rounded to float once.
+// Trivial, so a TrianglePrim's planes cost nothing until set up: `Plane{}` is zero.
 struct Plane {
-  float ref = 0, dx = 0, dy = 0;
+  float ref, dx, dy;
   float at(float fx, float fy) const noexcept { return (ref + dx * fx) + dy * fy; }
 };
 
@@ -55,6 +56,10 @@ inline constexpr int kColorPlanes = 8;  // diffuse r, g, b, a, specular r, g, b,
 // A triangle keeps only what the raster reads (a full Vertex is ~180 bytes, mostly eight
 // texture coordinate sets no stage may read): W4's million triangles must fit in memory.
 struct TrianglePrim {
+  // User-provided, so a new triangle (emplace_back) is not zeroed first: its planes stay
+  // uninitialised until set_up_planes writes every one (setup.cpp).
+  TrianglePrim() noexcept {}
+
   const DrawState* state = nullptr;
   FragmentKernel kernel = nullptr;
   const FastDraw* fast = nullptr;     // the SIMD block kernel's view of the state, or none

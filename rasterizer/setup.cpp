@@ -15,7 +15,14 @@ bool usable(const Vertex& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::fabs(v.x) <= kGuardBand && std::fabs(v.y) <= kGuardBand;
 }
 
-std::int64_t snap(float c) { return static_cast<std::int64_t>(std::nearbyint(double{c} * double(kSubpixelOne))); }
+// c·256 rounded half to even, as std::nearbyint in the default rounding mode, without its
+// library call: adding and taking away 1.5·2^52 leaves no fraction bits, so the FPU
+// rounds there, exactly for |c·256| < 2^51 (usable() bounds it by 2^28).
+std::int64_t snap(float c) {
+  constexpr double kRoundingShift = 6755399441055744.0;  // 1.5 · 2^52
+  const double scaled = double{c} * double(kSubpixelOne);
+  return static_cast<std::int64_t>((scaled + kRoundingShift) - kRoundingShift);
+}
 
 // Smallest integer pixel coordinate whose centre is ≥ the snapped value, and largest ≤.
 std::int32_t ceil_pixel(std::int64_t s) {
@@ -71,6 +78,10 @@ void add_point(Chunk& scene, const DrawState& state, FragmentKernel kernel, cons
   if (p.bounds.empty()) return;
   scene.points.push_back(p);
   scene.bin(p.bounds, {BinEntry::Kind::kPoint, static_cast<std::uint32_t>(scene.points.size() - 1)});
+}
+
+bool wraps(const DrawState& state) {
+  return std::any_of(std::begin(state.wrap.set_mask), std::end(state.wrap.set_mask), [](std::uint8_t m) { return m != 0; });
 }
 
 // D3DRS_WRAPn: a wrapped coordinate interpolates the short way around the unit cylinder,
@@ -146,6 +157,7 @@ struct DrawJob {
   std::span<const std::uint32_t> indices, edge_flags;
   std::uint8_t sampled_sets;  // sampled_texcoord_sets(*state): the u, v planes set up
   bool specular_planes;       // some pixel step reads the specular colour
+  bool wraps;                 // some D3DRS_WRAPn is set (apply_wrap)
 };
 
 // Interpolation planes of z, rhw, the colours and the sampled texture coordinates
@@ -165,7 +177,7 @@ void set_up_planes(TrianglePrim& t, const DrawJob& job, const Vertex* const (&v)
     if (!t.perspective) return plane(a0, a1, a2);
     return plane(double{a0} * r0, double{a1} * r1, double{a2} * r2);
   };
-  if (t.perspective) t.q = plane(r0, r1, r2);
+  t.q = t.perspective ? plane(r0, r1, r2) : Plane{};
   const bool flat = state.shade == Shade::kFlat;
   // FLAT shading takes the provoking vertex's diffuse and specular colour, but the fog
   // factor in specular alpha stays interpolated.
@@ -180,6 +192,7 @@ void set_up_planes(TrianglePrim& t, const DrawJob& job, const Vertex* const (&v)
     t.color[i] = (t.flat_mask >> i) & 1u ? PlaneBuilder::constant(channel(c0, k))
                                          : attribute(channel(c0, k), channel(c1, k), channel(c2, k));
   }
+  for (int i = planes; i < kColorPlanes; ++i) t.color[i] = {};
   t.texcoords = static_cast<std::uint32_t>(texcoord_planes.size());
   for (std::size_t set = 0; set < kMaxTextureCoordSets; ++set)
     if (job.sampled_sets & (1u << set))
@@ -187,21 +200,16 @@ void set_up_planes(TrianglePrim& t, const DrawJob& job, const Vertex* const (&v)
         texcoord_planes.push_back(attribute(v[0]->tex[set][k], v[1]->tex[set][k], v[2]->tex[set][k]));
 }
 
-// Edge visibility bits for wireframe: bit 0 = v0v1, bit 1 = v1v2, bit 2 = v2v0.
-void add_triangle(Chunk& scene, const DrawJob& job, const Vertex& a_in, const Vertex& b_in, const Vertex& c_in,
-                  std::uint32_t edges) {
+// Sets up one triangle from its vertices in stream order. Edge visibility bits for
+// wireframe: bit 0 = v0v1, bit 1 = v1v2, bit 2 = v2v0.
+void set_up_triangle(Chunk& scene, const DrawJob& job, const Vertex& a, const Vertex& b, const Vertex& c,
+                     std::uint32_t edges) {
   const DrawState& state = *job.state;
   const FragmentKernel kernel = job.kernel;
-  Vertex a = a_in, b = b_in, c = c_in;
-  apply_wrap(state, a, b, c);
   if (!usable(a) || !usable(b) || !usable(c)) {
     ++scene.stats.primitives_rejected;
     return;
   }
-  TrianglePrim t;
-  t.state = &state;
-  t.kernel = kernel;
-  t.fast = job.fast;
   const Vertex* in[3] = {&a, &b, &c};
   std::int64_t x[3], y[3];
   for (int i = 0; i < 3; ++i) {
@@ -216,7 +224,6 @@ void add_triangle(Chunk& scene, const DrawJob& job, const Vertex& a_in, const Ve
     ++scene.stats.triangles_culled;
     return;
   }
-  t.back_facing = area < 0;
 
   if (state.fill != Fill::kSolid) {
     if (state.fill == Fill::kPoint) {
@@ -230,6 +237,18 @@ void add_triangle(Chunk& scene, const DrawJob& job, const Vertex& a_in, const Ve
     return;
   }
 
+  const std::int64_t xmin = std::min({x[0], x[1], x[2]}), xmax = std::max({x[0], x[1], x[2]});
+  const std::int64_t ymin = std::min({y[0], y[1], y[2]}), ymax = std::max({y[0], y[1], y[2]});
+  const Rect bounds = intersect({ceil_pixel(xmin), ceil_pixel(ymin), floor_pixel(xmax) + 1, floor_pixel(ymax) + 1},
+                                state.clip);
+  if (bounds.empty()) return;
+  // Written in place: its planes are left uninitialised by construction (scene.h), and
+  // set_up_planes writes every one.
+  TrianglePrim& t = scene.triangles.emplace_back();
+  t.state = &state;
+  t.kernel = kernel;
+  t.fast = job.fast;
+  t.back_facing = area < 0;
   // Orient to positive area. The first vertex stays first: FLAT takes its colours.
   const int order[3] = {0, area > 0 ? 1 : 2, area > 0 ? 2 : 1};
   const Vertex* v[3];
@@ -239,16 +258,20 @@ void add_triangle(Chunk& scene, const DrawJob& job, const Vertex& a_in, const Ve
     v[i] = in[order[i]];
   }
   t.area = area > 0 ? area : -area;
-  const std::int64_t xmin = std::min({x[0], x[1], x[2]}), xmax = std::max({x[0], x[1], x[2]});
-  const std::int64_t ymin = std::min({y[0], y[1], y[2]}), ymax = std::max({y[0], y[1], y[2]});
-  const Rect r{ceil_pixel(xmin), ceil_pixel(ymin), floor_pixel(xmax) + 1, floor_pixel(ymax) + 1};
-  t.bounds = intersect(r, state.clip);
-  if (t.bounds.empty()) return;
+  t.bounds = bounds;
   set_up_planes(t, job, v, scene.texcoord_planes);
-  scene.triangles.push_back(t);
   ++scene.stats.triangles_binned;
   ++scene.stats.kernel_triangles[job.key];
   scene.bin(t.bounds, {BinEntry::Kind::kTriangle, static_cast<std::uint32_t>(scene.triangles.size() - 1)});
+}
+
+void add_triangle(Chunk& scene, const DrawJob& job, const Vertex& a, const Vertex& b, const Vertex& c,
+                  std::uint32_t edges) {
+  if (!job.wraps) return set_up_triangle(scene, job, a, b, c, edges);
+  // D3DRS_WRAPn moves coordinates per triangle, so on copies of the shared vertices.
+  Vertex wa = a, wb = b, wc = c;
+  apply_wrap(*job.state, wa, wb, wc);
+  set_up_triangle(scene, job, wa, wb, wc, edges);
 }
 
 
@@ -428,7 +451,7 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
   scene.ensure_grid(state.clip.right, state.clip.bottom);
   const DrawJob job{&state,   kernel,   scene.fast_draw, scene.fast_key,   topology,
                     primitive_count, vertices, indices,   edge_flags,       sampled_texcoord_sets(state),
-                    reads_specular(state)};
+                    reads_specular(state), wraps(state)};
   if (job.count <= kChunkPrimitives) {
     set_up_range(scene.open_chunk(), job, 0, job.count);
     if (scene.primitives + scene.open->primitives() > scene.primitive_budget) scene.render();
