@@ -284,15 +284,15 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
   const std::int32_t cols = ((r.right - 1) & ~(kBlockW - 1)) / kBlockW - bx0 / kBlockW + 1;
   const std::int32_t rows = ((r.bottom - 1) & ~(kBlockH - 1)) / kBlockH - by0 / kBlockH + 1;
   std::uint8_t masks[kMaxRows][kMaxCols];
-  // Lanes inside r for the first / last column and row of blocks (all lanes elsewhere).
-  int col_first = 0, col_last = 0, row_first = 0, row_last = 0;
-  for (int i = 0; i < 8; ++i) {
-    const std::int32_t dx = i & 3, dy = i >> 2;
-    col_first |= (bx0 + dx >= r.left) << i;
-    col_last |= (bx0 + (cols - 1) * kBlockW + dx < r.right) << i;
-    row_first |= (by0 + dy >= r.top) << i;
-    row_last |= (by0 + (rows - 1) * kBlockH + dy < r.bottom) << i;
-  }
+  // Lanes inside r for the first / last column and row of blocks (all lanes elsewhere):
+  // lane i is at (i % 4, i / 4) in its block. The first column keeps the lanes from
+  // r.left − bx0 (0–3) on, the last those before r.right − its x (1–4), in both rows;
+  // the first row keeps the second row only when r.top is odd, the last row the first
+  // only when r.bottom is.
+  const int skip_x = r.left - bx0, keep_x = r.right - (bx0 + (cols - 1) * kBlockW);
+  const int col_first = ((0xF << skip_x) & 0xF) * 0x11, col_last = ((1 << keep_x) - 1) * 0x11;
+  const int row_first = r.top - by0 == 0 ? 0xFF : 0xF0;
+  const int row_last = r.bottom - (by0 + (rows - 1) * kBlockH) == kBlockH ? 0xFF : 0x0F;
   if (r_class == 1) {
     for (std::int32_t row = 0; row < rows; ++row) std::memset(masks[row], 0xFF, static_cast<std::size_t>(cols));
   } else {
@@ -304,7 +304,10 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
       sy[e] = edges.dx[e] * kSubpixelOne;
       lo_off[e] = std::min<std::int64_t>(0, (kBlockW - 1) * sx[e]) + std::min<std::int64_t>(0, (kBlockH - 1) * sy[e]);
       hi_off[e] = std::max<std::int64_t>(0, (kBlockW - 1) * sx[e]) + std::max<std::int64_t>(0, (kBlockH - 1) * sy[e]);
-      for (int i = 0; i < 8; ++i) lane[e][i] = (i & 3) * sx[e] + (i >> 2) * sy[e];
+      for (int i = 0; i < 4; ++i) {  // adds: AVX2 has no 64-bit multiply
+        lane[e][i] = i == 0 ? 0 : lane[e][i - 1] + sx[e];
+        lane[e][i + 4] = lane[e][i] + sy[e];
+      }
     }
     // Blocks [c0, c1) × [w0, w1) (in block units of masks), whose first block's edge
     // functions are e0, e1, e2; `whole` says a square already found them all inside.
