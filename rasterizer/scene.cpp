@@ -35,7 +35,7 @@ void Chunk::close(std::int32_t grid_x, std::int32_t grid_y) {
 void Chunk::reset() {
   clears.clear();
   triangles.clear();
-  texcoord_planes.clear();
+  planes.clear();
   lines.clear();
   points.clear();
   pending.clear();

@@ -52,10 +52,14 @@ struct Plane {
 // A triangle with a non-positive or non-finite rhw has no meaningful perspective: affine,
 // w = 1.
 inline constexpr int kColorPlanes = 8;  // diffuse r, g, b, a, specular r, g, b, a
+inline constexpr int kDiffusePlanes = 4;
 
 // A triangle keeps only what the raster reads (a full Vertex is ~180 bytes, mostly eight
 // texture coordinate sets no stage may read): W4's million triangles must fit in memory.
-struct TrianglePrim {
+//
+// Aligned to a cache line, and 3 lines long: a tile fetches exactly its lines (tile.cpp
+// prefetches them), never a fourth one it straddles into.
+struct alignas(64) TrianglePrim {
   // User-provided, so a new triangle (emplace_back) is not zeroed first: its planes stay
   // uninitialised until set_up_planes writes every one (setup.cpp).
   TrianglePrim() noexcept {}
@@ -66,21 +70,27 @@ struct TrianglePrim {
   // Snapped, oriented so the signed area is positive. |value| ≤ 2^28 (see above), so they
   // are stored in 32 bits; edge arithmetic widens them to int64 first.
   std::int32_t x[3] = {}, y[3] = {};
-  std::int64_t area = 0;              // twice the area in subpixel² units, > 0
   bool back_facing = false;           // counter-clockwise on screen (for two-sided stencil)
   bool perspective = false;           // planes hold a·rhw; divide by the q plane per pixel
   // Colour channels that are constant (FLAT shading: the provoking vertex's diffuse and
-  // specular rgb, never multiplied by w). Bit i = colour plane i.
+  // specular rgb, never multiplied by w). Bit i = colour channel i (diffuse r, g, b, a,
+  // then specular r, g, b, a).
   std::uint8_t flat_mask = 0;
+  // Where the specular r, g, b, a planes start among the triangle's planes in
+  // Chunk::planes; kNoSpecular when no pixel step reads the specular colour (it is 0).
+  static constexpr std::uint8_t kNoSpecular = 0xFF;
+  std::uint8_t specular = kNoSpecular;
   float w = 1.0f;                     // eye w when !perspective
   std::int32_t ox = 0, oy = 0;        // the planes' reference pixel
   Plane z, q;                         // q: rhw (perspective only)
-  Plane color[kColorPlanes];
-  // u and v planes of the sets in sampled_texcoord_sets(*state), in Scene::texcoord_planes
-  // from index `texcoords`: for each such set in ascending order, u then v.
-  std::uint32_t texcoords = 0;
+  Plane diffuse[4];                   // r, g, b, a
+  // The triangle's planes in Chunk::planes from index `planes`: u and v of each set in
+  // sampled_texcoord_sets(*state), in ascending order, then the specular planes when
+  // read. Out of line, so a triangle is 3 cache lines, not 4–5, for the tiles to fetch.
+  std::uint32_t planes = 0;
   Rect bounds;                        // pixels, clipped to the draw's clip rect
 };
+static_assert(sizeof(TrianglePrim) <= 3 * 64, "a triangle record is at most three cache lines");
 
 struct LinePrim {
   const DrawState* state = nullptr;
@@ -121,7 +131,7 @@ struct BinEntry {
 struct Chunk {
   std::vector<ClearCommand> clears;
   std::vector<TrianglePrim> triangles;
-  std::vector<Plane> texcoord_planes;  // TrianglePrim::texcoords indexes this
+  std::vector<Plane> planes;  // TrianglePrim::planes indexes this
   std::vector<LinePrim> lines;
   std::vector<PointPrim> points;
   // While filling: one row per (tile, entry). close() sorts them by tile (stably) into

@@ -106,12 +106,13 @@ void apply_wrap(const DrawState& state, Vertex& a, Vertex& b, Vertex& c) {
 // double, rounded to float once (scene.h: Plane). det is twice the area in pixels².
 class PlaneBuilder {
  public:
-  explicit PlaneBuilder(const TrianglePrim& t) {
+  // area: twice the triangle's area in subpixel² units, > 0.
+  PlaneBuilder(const TrianglePrim& t, std::int64_t area) {
     for (int i = 0; i < 3; ++i) {
       px_[i] = static_cast<double>(t.x[i]) / static_cast<double>(kSubpixelOne);
       py_[i] = static_cast<double>(t.y[i]) / static_cast<double>(kSubpixelOne);
     }
-    inv_det_ = static_cast<double>(kSubpixelOne) * static_cast<double>(kSubpixelOne) / static_cast<double>(t.area);
+    inv_det_ = static_cast<double>(kSubpixelOne) * static_cast<double>(kSubpixelOne) / static_cast<double>(area);
     ox_ = t.ox;
     oy_ = t.oy;
   }
@@ -161,12 +162,14 @@ struct DrawJob {
 };
 
 // Interpolation planes of z, rhw, the colours and the sampled texture coordinates
-// (scene.h says how they are evaluated). `v` is in the triangle's oriented order.
-void set_up_planes(TrianglePrim& t, const DrawJob& job, const Vertex* const (&v)[3], std::vector<Plane>& texcoord_planes) {
+// (scene.h says how they are evaluated). `v` is in the triangle's oriented order; `area`
+// is twice its area in subpixel² units.
+void set_up_planes(TrianglePrim& t, std::int64_t area, const DrawJob& job, const Vertex* const (&v)[3],
+                   std::vector<Plane>& planes) {
   const DrawState& state = *job.state;
   t.ox = t.bounds.left;
   t.oy = t.bounds.top;
-  const PlaneBuilder plane(t);
+  const PlaneBuilder plane(t, area);
   const float r0 = v[0]->rhw, r1 = v[1]->rhw, r2 = v[2]->rhw;
   const bool valid = std::isfinite(r0) && std::isfinite(r1) && std::isfinite(r2) && r0 > 0 && r1 > 0 && r2 > 0;
   t.perspective = valid && !(r0 == r1 && r1 == r2);
@@ -182,22 +185,27 @@ void set_up_planes(TrianglePrim& t, const DrawJob& job, const Vertex* const (&v)
   // FLAT shading takes the provoking vertex's diffuse and specular colour, but the fog
   // factor in specular alpha stays interpolated.
   t.flat_mask = flat ? 0x7F : 0;
-  // Specular planes stay zero when nothing reads them.
-  const int planes = job.specular_planes ? kColorPlanes : 4;
-  for (int i = 0; i < planes; ++i) {
+  // Colour channel i (diffuse, then specular) of the three vertices.
+  const auto color_plane = [&](int i) {
     const Color& c0 = i < 4 ? v[0]->diffuse : v[0]->specular;
     const Color& c1 = i < 4 ? v[1]->diffuse : v[1]->specular;
     const Color& c2 = i < 4 ? v[2]->diffuse : v[2]->specular;
     const int k = i & 3;
-    t.color[i] = (t.flat_mask >> i) & 1u ? PlaneBuilder::constant(channel(c0, k))
-                                         : attribute(channel(c0, k), channel(c1, k), channel(c2, k));
-  }
-  for (int i = planes; i < kColorPlanes; ++i) t.color[i] = {};
-  t.texcoords = static_cast<std::uint32_t>(texcoord_planes.size());
+    return (t.flat_mask >> i) & 1u ? PlaneBuilder::constant(channel(c0, k))
+                                   : attribute(channel(c0, k), channel(c1, k), channel(c2, k));
+  };
+  for (int i = 0; i < kDiffusePlanes; ++i) t.diffuse[i] = color_plane(i);
+  t.planes = static_cast<std::uint32_t>(planes.size());
   for (std::size_t set = 0; set < kMaxTextureCoordSets; ++set)
     if (job.sampled_sets & (1u << set))
       for (std::size_t k = 0; k < 2; ++k)  // the sampler reads u and v only
-        texcoord_planes.push_back(attribute(v[0]->tex[set][k], v[1]->tex[set][k], v[2]->tex[set][k]));
+        planes.push_back(attribute(v[0]->tex[set][k], v[1]->tex[set][k], v[2]->tex[set][k]));
+  // Specular planes only when something reads them.
+  t.specular = TrianglePrim::kNoSpecular;
+  if (job.specular_planes) {
+    t.specular = static_cast<std::uint8_t>(planes.size() - t.planes);  // ≤ 16: 8 sets of u, v
+    for (int i = kDiffusePlanes; i < kColorPlanes; ++i) planes.push_back(color_plane(i));
+  }
 }
 
 // Sets up one triangle from its vertices in stream order. Edge visibility bits for
@@ -257,9 +265,8 @@ void set_up_triangle(Chunk& scene, const DrawJob& job, const Vertex& a, const Ve
     t.y[i] = static_cast<std::int32_t>(y[order[i]]);
     v[i] = in[order[i]];
   }
-  t.area = area > 0 ? area : -area;
   t.bounds = bounds;
-  set_up_planes(t, job, v, scene.texcoord_planes);
+  set_up_planes(t, area > 0 ? area : -area, job, v, scene.planes);
   ++scene.stats.triangles_binned;
   ++scene.stats.kernel_triangles[job.key];
   scene.bin(t.bounds, {BinEntry::Kind::kTriangle, static_cast<std::uint32_t>(scene.triangles.size() - 1)});

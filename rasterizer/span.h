@@ -33,7 +33,8 @@ struct BlockGrid {
 };
 
 // Shades the covered blocks of one triangle inside one tile, row pair by row pair.
-using BlockKernel = void (*)(const FastDraw& draw, const TrianglePrim& t, const Plane* texcoords, const BlockGrid& grid,
+// tri_planes: the triangle's planes in Chunk::planes (texture coordinates, specular).
+using BlockKernel = void (*)(const FastDraw& draw, const TrianglePrim& t, const Plane* tri_planes, const BlockGrid& grid,
                              TileCounters& counters);
 
 // The draw state as the block kernels read it: everything decided once per draw.

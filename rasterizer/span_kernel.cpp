@@ -351,7 +351,7 @@ DP2_INLINE F8 table_fog(const FastDraw& d, F8 dist) {
 // changes none of them. A plane's extremes over the grid's pixel rectangle are at its
 // corners; the bound is taken in double with room for the float evaluation's rounding,
 // and a NaN or infinite plane fails it.
-bool in_range_coords(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords, const BlockGrid& g) {
+bool in_range_coords(const FastDraw& d, const TrianglePrim& t, const Plane* tri_planes, const BlockGrid& g) {
   constexpr double kLimit = 536870912.0;  // 2^29, half finite_coord's clamp
   constexpr double kRoundingRoom = 1.001;  // float evaluation error, far below 0.1%
   const double fx0 = g.x0 - t.ox, fx1 = fx0 + 4.0 * g.cols - 1.0;
@@ -363,8 +363,8 @@ bool in_range_coords(const FastDraw& d, const TrianglePrim& t, const Plane* texc
     return fabs(double{p.ref}) + larger(fabs(dx * fx0), fabs(dx * fx1)) + larger(fabs(dy * fy0), fabs(dy * fy1));
   };
   const ImageView& base = d.texture->level[0];
-  const double u = extent(texcoords[d.texcoord_plane]) * base.width * kRoundingRoom + kTexelCentre;
-  const double v = extent(texcoords[d.texcoord_plane + 1]) * base.height * kRoundingRoom + kTexelCentre;
+  const double u = extent(tri_planes[d.texcoord_plane]) * base.width * kRoundingRoom + kTexelCentre;
+  const double v = extent(tri_planes[d.texcoord_plane + 1]) * base.height * kRoundingRoom + kTexelCentre;
   return u < kLimit && v < kLimit;
 }
 
@@ -375,7 +375,7 @@ DP2_INLINE bool lean(const FastDraw& d, const TrianglePrim& t) { return d.lean &
 // A triangle's blocks in one tile: the scalar pipeline's shade<>() on eight pixels at a
 // time. kLean: lean(d, t) holds.
 template <bool kDepth, bool kTexture, bool kBlend, bool kLean>
-void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords, const BlockGrid& g,
+void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_planes, const BlockGrid& g,
                 TileCounters& counters) {
   const I8 lane_x = load_i(kLaneX), lane_y = load_i(kLaneY), lane_bit = load_i(kLaneBit);
   // The draw's fields read per block, copied: the pixel stores go through std::byte*, which
@@ -419,16 +419,17 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords
   if (kDepth || (fog == FastDraw::Fog::kTable && !d.fog_on_w)) use(kPlaneZ, t.z);
   if (perspective) use(kPlaneQ, t.q);
   if (sampled) {
-    use(kPlaneU, texcoords[d.texcoord_plane]);
-    use(kPlaneV, texcoords[d.texcoord_plane + 1]);
+    use(kPlaneU, tri_planes[d.texcoord_plane]);
+    use(kPlaneV, tri_planes[d.texcoord_plane + 1]);
   }
-  for (int i = 0; i < 3; ++i) use(kPlaneColor0 + i, t.color[i]);
-  if (need_alpha) use(kPlaneColor0 + 3, t.color[3]);
+  for (int i = 0; i < 3; ++i) use(kPlaneColor0 + i, t.diffuse[i]);
+  if (need_alpha) use(kPlaneColor0 + 3, t.diffuse[3]);
+  // The specular add and vertex fog read specular, so setup stored its planes.
   if (specular)
-    for (int i = 4; i < 7; ++i) use(kPlaneColor0 + i, t.color[i]);
-  if (fog == FastDraw::Fog::kVertex) use(kPlaneColor0 + 7, t.color[7]);
+    for (int i = 0; i < 3; ++i) use(kPlaneColor0 + 4 + i, tri_planes[t.specular + i]);
+  if (fog == FastDraw::Fog::kVertex) use(kPlaneColor0 + 7, tri_planes[t.specular + 3]);
   const GridPlane& z = planes[kPlaneZ];
-  const bool in_range = sampled && !perspective && in_range_coords(d, t, texcoords, g);
+  const bool in_range = sampled && !perspective && in_range_coords(d, t, tri_planes, g);
 
   std::uint64_t written = 0;
   for (std::int32_t row = 0; row < g.rows; ++row) {
@@ -551,10 +552,10 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords
 }
 
 template <bool kDepth, bool kTexture, bool kBlend>
-void block_kernel(const FastDraw& d, const TrianglePrim& t, const Plane* texcoords, const BlockGrid& g,
+void block_kernel(const FastDraw& d, const TrianglePrim& t, const Plane* tri_planes, const BlockGrid& g,
                   TileCounters& counters) {
-  if (lean(d, t)) return block_grid<kDepth, kTexture, kBlend, true>(d, t, texcoords, g, counters);
-  block_grid<kDepth, kTexture, kBlend, false>(d, t, texcoords, g, counters);
+  if (lean(d, t)) return block_grid<kDepth, kTexture, kBlend, true>(d, t, tri_planes, g, counters);
+  block_grid<kDepth, kTexture, kBlend, false>(d, t, tri_planes, g, counters);
 }
 
 constexpr BlockKernelTable kTable = {

@@ -208,13 +208,16 @@ void texcoords_from_planes(Fragment& f, const TrianglePrim& t, const Plane* plan
     }
 }
 
-// A triangle pixel's eye w, z and colours from the planes.
-void attributes_from_planes(Fragment& f, const TrianglePrim& t, float fx, float fy, float w) {
+// A triangle pixel's eye w, z and colours from the planes (`planes`: the triangle's in
+// Chunk::planes). Specular is 0 when no step reads it (no planes were set up).
+void attributes_from_planes(Fragment& f, const TrianglePrim& t, const Plane* planes, float fx, float fy, float w) {
   f.z = t.z.at(fx, fy);
   f.w = w;
-  float c[kColorPlanes];
-  for (int i = 0; i < kColorPlanes; ++i) {
-    const float a = t.color[i].at(fx, fy);
+  float c[kColorPlanes] = {};
+  const int channels = t.specular == TrianglePrim::kNoSpecular ? kDiffusePlanes : kColorPlanes;
+  for (int i = 0; i < channels; ++i) {
+    const Plane& p = i < kDiffusePlanes ? t.diffuse[i] : planes[t.specular + i - kDiffusePlanes];
+    const float a = p.at(fx, fy);
     c[i] = t.perspective && !((t.flat_mask >> i) & 1u) ? a * w : a;
   }
   f.diffuse = {c[0], c[1], c[2], c[3]};
@@ -371,7 +374,7 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
     masks[rows - 1][col] &= static_cast<std::uint8_t>(row_last);
   }
   const BlockGrid grid{bx0, by0, rows, cols, masks};
-  t.fast->kernel(*t.fast, t, chunk.texcoord_planes.data() + t.texcoords, grid, counters);
+  t.fast->kernel(*t.fast, t, chunk.planes.data() + t.planes, grid, counters);
 }
 
 void raster_triangle(const Chunk& chunk, const TrianglePrim& t, const Rect& tile, TileCounters& counters) {
@@ -401,7 +404,7 @@ void raster_triangle(const Chunk& chunk, const TrianglePrim& t, const Rect& tile
   const DrawState& s = *t.state;
   const bool lod_needed = needs_lod(s);
   const std::uint8_t sets = sampled_texcoord_sets(s);  // the layout setup stored them in
-  const Plane* tex = chunk.texcoord_planes.data() + t.texcoords;
+  const Plane* planes = chunk.planes.data() + t.planes;  // texture coordinates first
   // Reused for every quad: each field the kernel reads is rewritten per pixel, and the
   // texture coordinate sets no stage samples stay zero.
   Fragment frag[4];
@@ -430,9 +433,9 @@ void raster_triangle(const Chunk& chunk, const TrianglePrim& t, const Rect& tile
         if (!covered[i] && !helper) continue;
         const float fx = static_cast<float>(qx + (i & 1) - t.ox), fy = static_cast<float>(qy + (i >> 1) - t.oy);
         const float w = eye_w(t, fx, fy);
-        texcoords_from_planes(frag[i], t, tex, sets, fx, fy, w);
+        texcoords_from_planes(frag[i], t, planes, sets, fx, fy, w);
         if (helper) continue;
-        attributes_from_planes(frag[i], t, fx, fy, w);
+        attributes_from_planes(frag[i], t, planes, fx, fy, w);
         frag[i].x = qx + (i & 1);
         frag[i].y = qy + (i >> 1);
       }
