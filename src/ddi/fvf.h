@@ -49,18 +49,41 @@ inline constexpr std::uint32_t kInterfaceDX9 = 5;
   }
 }
 
-// Vertex stride in bytes: fields packed in the order of STATES.md §10, no padding.
-[[nodiscard]] constexpr std::uint32_t fvf_stride(DWORD fvf) noexcept {
-  std::uint32_t size = fvf_position_size(fvf);
-  if (fvf & D3DFVF_NORMAL) size += 12;
-  if (fvf & D3DFVF_PSIZE) size += 4;
-  if (fvf & D3DFVF_DIFFUSE) size += 4;
-  if (fvf & D3DFVF_SPECULAR) size += 4;
-  if (fvf & D3DFVF_FOG) size += 4;
-  const std::uint32_t sets = fvf_texcoord_count(fvf);
-  for (std::uint32_t i = 0; i < sets && i < 8; ++i) size += 4 * fvf_texcoord_size(fvf, i);
-  return size;
+// Byte offsets of an FVF's fields in a vertex, packed in the order of STATES.md §10 with
+// no padding: position, normal, point size, diffuse, specular, fog (DDI-only), texture
+// coordinate sets. A field the FVF lacks gets the offset it would have; `end` is the
+// stride.
+struct FvfOffsets {
+  std::uint32_t normal = 0, psize = 0, diffuse = 0, specular = 0, fog = 0, end = 0;
+  std::uint32_t sets = 0;  // texture coordinate sets, at most 8
+  std::uint32_t tex_at[8] = {}, tex_size[8] = {};
+};
+
+[[nodiscard]] constexpr FvfOffsets fvf_offsets(DWORD fvf) noexcept {
+  FvfOffsets o;
+  std::uint32_t at = fvf_position_size(fvf);
+  o.normal = at;
+  if (fvf & D3DFVF_NORMAL) at += 12;
+  o.psize = at;
+  if (fvf & D3DFVF_PSIZE) at += 4;
+  o.diffuse = at;
+  if (fvf & D3DFVF_DIFFUSE) at += 4;
+  o.specular = at;
+  if (fvf & D3DFVF_SPECULAR) at += 4;
+  o.fog = at;
+  if (fvf & D3DFVF_FOG) at += 4;
+  o.sets = fvf_texcoord_count(fvf) < 8 ? fvf_texcoord_count(fvf) : 8;
+  for (std::uint32_t i = 0; i < o.sets; ++i) {
+    o.tex_at[i] = at;
+    o.tex_size[i] = fvf_texcoord_size(fvf, i);
+    at += 4 * o.tex_size[i];
+  }
+  o.end = at;
+  return o;
 }
+
+// Vertex stride in bytes.
+[[nodiscard]] constexpr std::uint32_t fvf_stride(DWORD fvf) noexcept { return fvf_offsets(fvf).end; }
 
 enum class FvfProblem : std::uint8_t { kNone, kNoXyzRhw, kHasNormal, kReservedBits, kBadTexCount, kBadPosition };
 

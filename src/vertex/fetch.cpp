@@ -2,7 +2,6 @@
 
 #include <cstring>
 
-#include "ddi/fvf.h"
 
 namespace dp2::vertex {
 namespace {
@@ -38,19 +37,19 @@ void fetch(const void* context, std::uint32_t first, std::uint32_t count, raster
     o.y = load_float(v + 4);
     o.z = load_float(v + 8);
     o.rhw = load_float(v + 12);
-    o.point_size = fvf & D3DFVF_PSIZE ? load_float(v + src.psize) : 0.0f;
+    o.point_size = fvf & D3DFVF_PSIZE ? load_float(v + src.at.psize) : 0.0f;
     // Without a diffuse colour, D3D uses opaque white; without a specular colour, black
     // with a fog factor of 1 (no fog).
-    if (fvf & D3DFVF_DIFFUSE) load_color(v + src.diffuse, o.diffuse);
+    if (fvf & D3DFVF_DIFFUSE) load_color(v + src.at.diffuse, o.diffuse);
     else o.diffuse = {1.0f, 1.0f, 1.0f, 1.0f};
-    if (fvf & D3DFVF_SPECULAR) load_color(v + src.specular, o.specular);
+    if (fvf & D3DFVF_SPECULAR) load_color(v + src.at.specular, o.specular);
     else o.specular = {0.0f, 0.0f, 0.0f, 1.0f};
-    if (fvf & D3DFVF_FOG) o.specular.a = load_float(v + src.fog);
-    for (std::uint32_t i = src.sets; i < raster::kMaxTextureCoordSets; ++i) o.tex[i] = {};
-    for (std::uint32_t i = 0; i < src.sets; ++i) {
+    if (fvf & D3DFVF_FOG) o.specular.a = load_float(v + src.at.fog);
+    for (std::uint32_t i = src.at.sets; i < raster::kMaxTextureCoordSets; ++i) o.tex[i] = {};
+    for (std::uint32_t i = 0; i < src.at.sets; ++i) {
       // Missing components read as (u, v, 0, 1).
       o.tex[i] = {0.0f, 0.0f, 0.0f, 1.0f};
-      for (std::uint32_t c = 0; c < src.tex_size[i]; ++c) o.tex[i][c] = load_float(v + src.tex_at[i] + 4 * c);
+      for (std::uint32_t c = 0; c < src.at.tex_size[i]; ++c) o.tex[i][c] = load_float(v + src.at.tex_at[i] + 4 * c);
     }
   }
 }
@@ -66,24 +65,7 @@ bool describe_pretransformed(DWORD fvf, std::uint32_t stride, std::span<const st
   out.stride = stride;
   out.count = count;
   out.fvf = fvf;
-  // Field offsets in the order of STATES.md §10: position, normal, point size, diffuse,
-  // specular, fog (DDI-only), texture coordinate sets.
-  std::uint32_t at = 16;
-  if (fvf & D3DFVF_NORMAL) at += 12;
-  out.psize = at;
-  if (fvf & D3DFVF_PSIZE) at += 4;
-  out.diffuse = at;
-  if (fvf & D3DFVF_DIFFUSE) at += 4;
-  out.specular = at;
-  if (fvf & D3DFVF_SPECULAR) at += 4;
-  out.fog = at;
-  if (fvf & D3DFVF_FOG) at += 4;
-  out.sets = std::min<std::uint32_t>(ddi::fvf_texcoord_count(fvf), 8);
-  for (std::uint32_t i = 0; i < out.sets; ++i) {
-    out.tex_at[i] = at;
-    out.tex_size[i] = ddi::fvf_texcoord_size(fvf, i);
-    at += 4 * out.tex_size[i];
-  }
+  out.at = ddi::fvf_offsets(fvf);
   return true;
 }
 

@@ -9,19 +9,18 @@
 #include <cstdint>
 #include <span>
 
+#include "ddi/fvf.h"
 #include "dp2/ddi.h"
 #include "dp2raster/renderer.h"
 
 namespace dp2::vertex {
 
-// Where each field of a pre-transformed vertex lies (STATES.md §10), and the bytes.
+// Pre-transformed vertices: the bytes, and where each field of a vertex lies.
 struct PretransformedVertices {
   const std::byte* bytes = nullptr;
   std::uint32_t stride = 0, count = 0;
   DWORD fvf = 0;
-  std::uint32_t psize = 0, diffuse = 0, specular = 0, fog = 0;  // byte offsets in a vertex
-  std::uint32_t sets = 0;                                         // texture coordinate sets, ≤ 8
-  std::uint32_t tex_at[8] = {}, tex_size[8] = {};
+  ddi::FvfOffsets at;
 };
 
 // False when the FVF has no pre-transformed position, a vertex is wider than `stride`, or

@@ -70,36 +70,18 @@ raster::Color color_from_argb(DWORD c) {
 raster::Color color_from_value(const D3DCOLORVALUE& c) { return {c.r, c.g, c.b, c.a}; }
 float saturate(float v) { return std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, 1.0f); }
 
-// Byte offsets of an FVF's fields (STATES.md §10 order).
-struct Layout {
+// Byte offsets of an FVF's fields (ddi::fvf_offsets), and how its position reads.
+struct Layout : ddi::FvfOffsets {
   std::uint32_t betas = 0;  // floats after XYZ (XYZB1–5)
   bool has_w = false;       // D3DFVF_XYZW
-  std::uint32_t normal = 0, psize = 0, diffuse = 0, specular = 0;
-  std::uint32_t sets = 0;
-  std::uint32_t tex_at[8] = {}, tex_size[8] = {};
 };
 
 Layout layout_of(DWORD fvf) {
   Layout l;
+  static_cast<ddi::FvfOffsets&>(l) = ddi::fvf_offsets(fvf);
   l.has_w = (fvf & kPositionMask) == D3DFVF_XYZW;
   const DWORD p = fvf & 0x000Eu;
   l.betas = !l.has_w && p >= D3DFVF_XYZB1 ? (p - D3DFVF_XYZB1) / 2 + 1 : 0;
-  std::uint32_t at = ddi::fvf_position_size(fvf);
-  l.normal = at;
-  if (fvf & D3DFVF_NORMAL) at += 12;
-  l.psize = at;
-  if (fvf & D3DFVF_PSIZE) at += 4;
-  l.diffuse = at;
-  if (fvf & D3DFVF_DIFFUSE) at += 4;
-  l.specular = at;
-  if (fvf & D3DFVF_SPECULAR) at += 4;
-  if (fvf & D3DFVF_FOG) at += 4;  // DDI-only fog float: replaced by the computed fog
-  l.sets = std::min<std::uint32_t>(ddi::fvf_texcoord_count(fvf), 8);
-  for (std::uint32_t i = 0; i < l.sets; ++i) {
-    l.tex_at[i] = at;
-    l.tex_size[i] = ddi::fvf_texcoord_size(fvf, i);
-    at += 4 * l.tex_size[i];
-  }
   return l;
 }
 
