@@ -30,6 +30,33 @@ void Chunk::close(std::int32_t grid_x, std::int32_t grid_y) {
   for (std::size_t t = tiles; t > 0; --t) offsets[t] = offsets[t - 1];
   offsets[0] = 0;
   pending.clear();
+  order_triangles_by_tile();
+}
+
+// Each triangle moves to the position of its first entry in tile order, so a tile reads
+// the triangles only it holds (W4: almost all) from consecutive memory instead of a cache
+// miss, often a TLB miss too, per triangle scattered through the chunk.
+void Chunk::order_triangles_by_tile() {
+  constexpr std::uint32_t kUnplaced = ~std::uint32_t{0};
+  if (triangles.size() < 2) return;
+  moved_to.assign(triangles.size(), kUnplaced);
+  std::uint32_t next = 0;
+  for (BinEntry& e : entries) {
+    if (e.kind != BinEntry::Kind::kTriangle) continue;
+    std::uint32_t& to = moved_to[e.index];
+    if (to == kUnplaced) to = next++;
+    e.index = to;
+  }
+  for (std::uint32_t& to : moved_to)
+    if (to == kUnplaced) to = next++;  // binned nowhere (none today): kept, at the end
+  // In place, cycle by cycle: a second array would double the scene's largest part.
+  for (std::uint32_t i = 0; i < moved_to.size(); ++i) {
+    while (moved_to[i] != i) {
+      const std::uint32_t to = moved_to[i];
+      std::swap(triangles[i], triangles[to]);
+      std::swap(moved_to[i], moved_to[to]);
+    }
+  }
 }
 
 void Chunk::reset() {
