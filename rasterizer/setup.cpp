@@ -2,6 +2,7 @@
 // A small draw runs on the thread that calls Renderer::draw (the device's), a large one
 // in chunks on the workers, before draw() returns; the tiles run later, in flush().
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <limits>
 
@@ -17,11 +18,17 @@ bool usable(const Vertex& v) {
 
 // c·256 rounded half to even, as std::nearbyint in the default rounding mode, without its
 // library call: adding and taking away 1.5·2^52 leaves no fraction bits, so the FPU
-// rounds there, exactly for |c·256| < 2^51 (usable() bounds it by 2^28).
+// rounds there, exactly for |c·256| < 2^51 (usable() bounds it by 2^28). Only where
+// doubles are evaluated as doubles: x87 code (FLT_EVAL_METHOD 2) keeps 64-bit mantissas
+// and would carry the fraction through, so it calls nearbyint.
 std::int64_t snap(float c) {
-  constexpr double kRoundingShift = 6755399441055744.0;  // 1.5 · 2^52
   const double scaled = double{c} * double(kSubpixelOne);
-  return static_cast<std::int64_t>((scaled + kRoundingShift) - kRoundingShift);
+  if constexpr (FLT_EVAL_METHOD == 0) {
+    constexpr double kRoundingShift = 6755399441055744.0;  // 1.5 · 2^52
+    return static_cast<std::int64_t>((scaled + kRoundingShift) - kRoundingShift);
+  } else {
+    return static_cast<std::int64_t>(std::nearbyint(scaled));
+  }
 }
 
 // Smallest integer pixel coordinate whose centre is ≥ the snapped value, and largest ≤.
