@@ -261,10 +261,13 @@ void set_up_triangle(Chunk& scene, const DrawJob& job, const Vertex& a, const Ve
   // set_up_planes writes every one.
   // The records a few triangles on are fetched for writing now: a scene's triangles
   // outgrow the caches, so each record's first store would otherwise wait on memory.
-  // Past the vector's capacity the prefetch is a harmless no-op (it never faults).
+  // Past the vector's capacity the prefetch is a harmless no-op (it never faults); the
+  // address is formed as an integer, not by pointer arithmetic past the array.
   constexpr std::size_t kWriteAhead = 4;
-  const auto* ahead = reinterpret_cast<const char*>(scene.triangles.data() + scene.triangles.size() + kWriteAhead);
-  for (std::size_t line = 0; line < sizeof(TrianglePrim); line += 64) __builtin_prefetch(ahead + line, 1);
+  const std::uintptr_t ahead = reinterpret_cast<std::uintptr_t>(scene.triangles.data() + scene.triangles.size()) +
+                               kWriteAhead * sizeof(TrianglePrim);
+  for (std::size_t line = 0; line < sizeof(TrianglePrim); line += 64)
+    __builtin_prefetch(reinterpret_cast<const void*>(ahead + line), 1);
   TrianglePrim& t = scene.triangles.emplace_back();
   t.state = &state;
   t.kernel = kernel;
