@@ -38,23 +38,38 @@ void Chunk::close(std::int32_t grid_x, std::int32_t grid_y) {
 // miss, often a TLB miss too, per triangle scattered through the chunk.
 void Chunk::order_triangles_by_tile() {
   constexpr std::uint32_t kUnplaced = ~std::uint32_t{0};
-  if (triangles.size() < 2) return;
-  moved_to.assign(triangles.size(), kUnplaced);
+  const auto n = static_cast<std::uint32_t>(triangles.size());
+  if (n < 2) return;
+  // moved_to: old index → new; comes_from: new index → old.
+  moved_to.assign(n, kUnplaced);
+  comes_from.resize(n);
   std::uint32_t next = 0;
   for (BinEntry& e : entries) {
     if (e.kind != BinEntry::Kind::kTriangle) continue;
     std::uint32_t& to = moved_to[e.index];
-    if (to == kUnplaced) to = next++;
+    if (to == kUnplaced) {
+      comes_from[next] = e.index;
+      to = next++;
+    }
     e.index = to;
   }
-  for (std::uint32_t& to : moved_to)
-    if (to == kUnplaced) to = next++;  // binned nowhere (none today): kept, at the end
-  // In place, cycle by cycle: a second array would double the scene's largest part.
-  for (std::uint32_t i = 0; i < moved_to.size(); ++i) {
-    while (moved_to[i] != i) {
-      const std::uint32_t to = moved_to[i];
-      std::swap(triangles[i], triangles[to]);
-      std::swap(moved_to[i], moved_to[to]);
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (moved_to[i] == kUnplaced) comes_from[next++] = i;  // binned nowhere (none today): kept, at the end
+  // In place, one cycle at a time, one copy per record: a second array would double the
+  // scene's largest part. A position is done once comes_from names itself.
+  for (std::uint32_t start = 0; start < n; ++start) {
+    if (comes_from[start] == start) continue;
+    const TrianglePrim first = triangles[start];
+    std::uint32_t at = start;
+    for (;;) {
+      const std::uint32_t from = comes_from[at];
+      comes_from[at] = at;
+      if (from == start) {
+        triangles[at] = first;
+        break;
+      }
+      triangles[at] = triangles[from];
+      at = from;
     }
   }
 }

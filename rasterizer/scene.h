@@ -153,7 +153,7 @@ struct Chunk {
   void bin(const Rect& bounds, BinEntry entry);
   void close(std::int32_t grid_x, std::int32_t grid_y);
   void order_triangles_by_tile();
-  std::vector<std::uint32_t> moved_to;  // order_triangles_by_tile's permutation
+  std::vector<std::uint32_t> moved_to, comes_from;  // order_triangles_by_tile's permutation
   void reset();
   std::size_t primitives() const noexcept { return triangles.size() + lines.size() + points.size() + clears.size(); }
 };
