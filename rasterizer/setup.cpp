@@ -456,8 +456,13 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
   Scene& scene = *scene_;
   if (state.clip.empty() || primitive_count == 0) return;
   // A stream longer than the vertices (or indices) that feed it draws nothing.
-  const std::size_t stream = stream_range(topology, 0, primitive_count).end;
-  if (vertices.fetch == nullptr || (indices.empty() ? vertices.count : indices.size()) < stream) return;
+  // In 64 bits: three times a 32-bit count overflows a 32-bit size_t.
+  const std::uint64_t count = primitive_count;
+  const std::uint64_t stream = topology == Topology::kTriangleList ? 3 * count
+                               : topology == Topology::kLineList  ? 2 * count
+                               : stream_range(topology, 0, 0).end + count;  // + 0, 1 or 2 shared vertices
+  const std::uint64_t available = indices.empty() ? vertices.count : indices.size();
+  if (vertices.fetch == nullptr || available < stream) return;
   // Everything per draw is decided here, on the calling thread: the fragment kernel and
   // the SIMD block kernel (looked up once per draw state).
   const FragmentKernel kernel = scene.generic_kernels ? shade_fragment : choose_fragment_kernel(state);
