@@ -83,7 +83,7 @@ struct alignas(64) TrianglePrim {
   float w = 1.0f;                     // eye w when !perspective
   std::int32_t ox = 0, oy = 0;        // the planes' reference pixel
   Plane z, q;                         // q: rhw (perspective only)
-  Plane diffuse[4];                   // r, g, b, a
+  Plane diffuse[kDiffusePlanes];      // r, g, b, a
   // The triangle's planes in Chunk::planes from index `planes`: u and v of each set in
   // sampled_texcoord_sets(*state), in ascending order, then the specular planes when
   // read. Out of line, so a triangle is 3 cache lines, not 4–5, for the tiles to fetch.
@@ -149,11 +149,12 @@ struct Chunk {
   // The batch of vertices setup fetched last (setup.cpp); only its capacity outlives a
   // batch, so reset() leaves it.
   std::vector<Vertex> vertex_batch;
+  // close()'s permutation of `triangles` into tile order (old → new, new → old); scratch.
+  std::vector<std::uint32_t> moved_to, comes_from;
 
   void bin(const Rect& bounds, BinEntry entry);
   void close(std::int32_t grid_x, std::int32_t grid_y);
   void order_triangles_by_tile();
-  std::vector<std::uint32_t> moved_to, comes_from;  // order_triangles_by_tile's permutation
   void reset();
   std::size_t primitives() const noexcept { return triangles.size() + lines.size() + points.size() + clears.size(); }
 };
