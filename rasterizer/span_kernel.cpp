@@ -407,27 +407,27 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   const Color8 tfactor{splat(d.tfactor.r), splat(d.tfactor.g), splat(d.tfactor.b), splat(d.tfactor.a)};
   const Color8 white{splat(1.0f), splat(1.0f), splat(1.0f), splat(1.0f)};
 
-  // The planes this state reads, each set up for the grid's columns.
+  // The planes this state reads, each set up for the grid's columns. One list, walked
+  // for the set-up and at each row: straight-line tests of loop-invariant flags, where an
+  // index list of the used slots cost a dependent load and store per plane and row.
   GridPlane planes[kGridPlanes];
-  int used[kGridPlanes];
-  int used_count = 0;
   const std::int32_t fx0 = g.x0 - t.ox;
-  auto use = [&](int slot, const Plane& p) {
-    planes[slot].init(p, fx0, g.cols, lane_x);
-    used[used_count++] = slot;
+  const bool z_plane = kDepth || (fog == FastDraw::Fog::kTable && !d.fog_on_w);
+  auto for_each_plane = [&](auto&& f) DP2_LAMBDA_INLINE {
+    if (z_plane) f(kPlaneZ, t.z);
+    if (perspective) f(kPlaneQ, t.q);
+    if (sampled) {
+      f(kPlaneU, tri_planes[d.texcoord_plane]);
+      f(kPlaneV, tri_planes[d.texcoord_plane + 1]);
+    }
+    for (int i = 0; i < 3; ++i) f(kPlaneColor0 + i, t.diffuse[i]);
+    if (need_alpha) f(kPlaneColor0 + 3, t.diffuse[3]);
+    // The specular add and vertex fog read specular, so setup stored its planes.
+    if (specular)
+      for (int i = 0; i < 3; ++i) f(kPlaneColor0 + 4 + i, tri_planes[t.specular + i]);
+    if (fog == FastDraw::Fog::kVertex) f(kPlaneColor0 + 7, tri_planes[t.specular + 3]);
   };
-  if (kDepth || (fog == FastDraw::Fog::kTable && !d.fog_on_w)) use(kPlaneZ, t.z);
-  if (perspective) use(kPlaneQ, t.q);
-  if (sampled) {
-    use(kPlaneU, tri_planes[d.texcoord_plane]);
-    use(kPlaneV, tri_planes[d.texcoord_plane + 1]);
-  }
-  for (int i = 0; i < 3; ++i) use(kPlaneColor0 + i, t.diffuse[i]);
-  if (need_alpha) use(kPlaneColor0 + 3, t.diffuse[3]);
-  // The specular add and vertex fog read specular, so setup stored its planes.
-  if (specular)
-    for (int i = 0; i < 3; ++i) use(kPlaneColor0 + 4 + i, tri_planes[t.specular + i]);
-  if (fog == FastDraw::Fog::kVertex) use(kPlaneColor0 + 7, tri_planes[t.specular + 3]);
+  for_each_plane([&](int slot, const Plane& p) DP2_LAMBDA_INLINE { planes[slot].init(p, fx0, g.cols, lane_x); });
   const GridPlane& z = planes[kPlaneZ];
   const bool in_range = sampled && !perspective && in_range_coords(d, t, tri_planes, g);
 
@@ -442,7 +442,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
       const int covered = masks[k];
       if (covered == 0) continue;
       if (!row_started) {
-        for (int i = 0; i < used_count; ++i) planes[used[i]].row(fy);
+        for_each_plane([&](int slot, const Plane&) DP2_LAMBDA_INLINE { planes[slot].row(fy); });
         row_started = true;
       }
       const std::int32_t x = g.x0 + 4 * k;
