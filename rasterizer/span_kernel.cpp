@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include <cstring>
+#include <type_traits>
 
 #include "scene.h"
 #include "dp2raster/sampler.h"
@@ -447,105 +448,114 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
       }
       const std::int32_t x = g.x0 + 4 * k;
       const bool whole = row_inside && x + 4 <= width;
-      const I8 cover = ~cmp_eq(splat_i(covered) & lane_bit, splat_i(0));
-      // eye_w(): 1 / q, or the triangle's constant.
-      const F8 w = perspective ? splat(1.0f) / planes[kPlaneQ].at(k) : constant_w;
-      // attributes_from_planes(): colour channel i, times w unless flat or affine.
-      auto channel = [&](int i) DP2_LAMBDA_INLINE {
-        const F8 a = planes[kPlaneColor0 + i].at(k);
-        return perspective && !((flat_mask >> i) & 1u) ? a * w : a;
-      };
-      // shade()'s depth step on the lanes in `live`: z clamped to [MinZ, MaxZ],
-      // depth_from_float, ZBIAS, the test, the write (which also rewrites the stencil bits
-      // it read, and zeroes X bits). Returns the lanes that pass.
-      auto depth_test = [&](I8 live, int live_bits) DP2_LAMBDA_INLINE {
-        const Block32 zb = block_at(depth_base, depth_pitch, x, y, whole);
-        const I8 old_raw = load_block(zb, live_bits);
-        const I8 old_depth = shr<8>(old_raw);
-        F8 zc;
-        if (z_clamp_simple) {
-          zc = min(max(z.at(k), splat(0.0f)), max_z);
-        } else {
-          zc = clamp_std(z.at(k), min_z, max_z);
-          zc = min(max(zc, splat(0.0f)), splat(1.0f));
+      // One block; `full` (std::true_type) when all 8 lanes are covered and inside the
+      // surfaces, where the masks fold away.
+      auto shade_block = [&](auto full) DP2_LAMBDA_INLINE {
+        constexpr bool kFull = decltype(full)::value;
+        const I8 cover = kFull ? splat_i(-1) : ~cmp_eq(splat_i(covered) & lane_bit, splat_i(0));
+        // eye_w(): 1 / q, or the triangle's constant.
+        const F8 w = perspective ? splat(1.0f) / planes[kPlaneQ].at(k) : constant_w;
+        // attributes_from_planes(): colour channel i, times w unless flat or affine.
+        auto channel = [&](int i) DP2_LAMBDA_INLINE {
+          const F8 a = planes[kPlaneColor0 + i].at(k);
+          return perspective && !((flat_mask >> i) & 1u) ? a * w : a;
+        };
+        // shade()'s depth step on the lanes in `live`: z clamped to [MinZ, MaxZ],
+        // depth_from_float, ZBIAS, the test, the write (which also rewrites the stencil bits
+        // it read, and zeroes X bits). Returns the lanes that pass.
+        auto depth_test = [&](I8 live, int live_bits) DP2_LAMBDA_INLINE {
+          const Block32 zb = block_at(depth_base, depth_pitch, x, y, kFull || whole);
+          const I8 old_raw = load_block(zb, live_bits);
+          const I8 old_depth = shr<8>(old_raw);
+          F8 zc;
+          if (z_clamp_simple) {
+            zc = min(max(z.at(k), splat(0.0f)), max_z);
+          } else {
+            zc = clamp_std(z.at(k), min_z, max_z);
+            zc = min(max(zc, splat(0.0f)), splat(1.0f));
+          }
+          I8 value = quantize_unorm24(zc);
+          // depth_from_float() gives ≥ 0, so a zero bias changes nothing.
+          if (depth_bias_on) value = select(cmp_gt(value, depth_bias), value - depth_bias, splat_i(0));
+          // A full block without an alpha test: every lane is live.
+          const bool all_live = kFull && !alpha_test;
+          const I8 pass = all_live ? compare(depth_func, value, old_depth) : live & compare(depth_func, value, old_depth);
+          const I8 depth = depth_write ? select(pass, value, old_depth) : old_depth;
+          const I8 raw = shl<8>(depth) | (old_raw & depth_keep);
+          store_block(zb, live_bits, all_live ? raw : select(live, raw, old_raw));
+          return pass;
+        };
+        I8 pass = cover;
+        // Without an alpha test nothing before the depth test discards a pixel: test first
+        // and shade only the survivors.
+        if (kDepth && !alpha_test) {
+          pass = depth_test(cover, covered);
+          if (bits(pass) == 0) return;
         }
-        I8 value = quantize_unorm24(zc);
-        // depth_from_float() gives ≥ 0, so a zero bias changes nothing.
-        if (depth_bias_on) value = select(cmp_gt(value, depth_bias), value - depth_bias, splat_i(0));
-        const I8 pass = live & compare(depth_func, value, old_depth);
-        const I8 depth = depth_write ? select(pass, value, old_depth) : old_depth;
-        const I8 raw = shl<8>(depth) | (old_raw & depth_keep);
-        store_block(zb, live_bits, select(live, raw, old_raw));
-        return pass;
-      };
-      I8 pass = cover;
-      // Without an alpha test nothing before the depth test discards a pixel: test first
-      // and shade only the survivors.
-      if (kDepth && !alpha_test) {
-        pass = depth_test(cover, covered);
-        if (bits(pass) == 0) continue;
-      }
-      // run_stages(): CURRENT starts as the diffuse colour. Unneeded alpha stays 1.
-      const Color8 diffuse{channel(0), channel(1), channel(2), need_alpha ? channel(3) : splat(1.0f)};
-      Color8 color = diffuse;
-      if constexpr (kTexture) {
-        Color8 texel = white;
-        if (sampled) {
-          const F8 u = planes[kPlaneU].at(k), v = planes[kPlaneV].at(k);
-          const F8 tu = perspective ? u * w : u, tv = perspective ? v * w : v;
-          texel = need_alpha ? (in_range ? sample<true, true>(d, tu, tv) : sample<true, false>(d, tu, tv))
-                             : (in_range ? sample<false, true>(d, tu, tv) : sample<false, false>(d, tu, tv));
+        // run_stages(): CURRENT starts as the diffuse colour. Unneeded alpha stays 1.
+        const Color8 diffuse{channel(0), channel(1), channel(2), need_alpha ? channel(3) : splat(1.0f)};
+        Color8 color = diffuse;
+        if constexpr (kTexture) {
+          Color8 texel = white;
+          if (sampled) {
+            const F8 u = planes[kPlaneU].at(k), v = planes[kPlaneV].at(k);
+            const F8 tu = perspective ? u * w : u, tv = perspective ? v * w : v;
+            texel = need_alpha ? (in_range ? sample<true, true>(d, tu, tv) : sample<true, false>(d, tu, tv))
+                               : (in_range ? sample<false, true>(d, tu, tv) : sample<false, false>(d, tu, tv));
+          }
+          const Color8& c1 = argument(d.color_arg1, diffuse, texel, tfactor);
+          const Color8& c2 = argument(d.color_arg2, diffuse, texel, tfactor);
+          color.r = op(d.color_op, c1.r, c2.r);
+          color.g = op(d.color_op, c1.g, c2.g);
+          color.b = op(d.color_op, c1.b, c2.b);
+          // ALPHAOP DISABLE passes the current (diffuse) alpha through.
+          if (need_alpha && !alpha_op_disabled)
+            color.a = op(d.alpha_op, argument(d.alpha_arg1, diffuse, texel, tfactor).a,
+                         argument(d.alpha_arg2, diffuse, texel, tfactor).a);
         }
-        const Color8& c1 = argument(d.color_arg1, diffuse, texel, tfactor);
-        const Color8& c2 = argument(d.color_arg2, diffuse, texel, tfactor);
-        color.r = op(d.color_op, c1.r, c2.r);
-        color.g = op(d.color_op, c1.g, c2.g);
-        color.b = op(d.color_op, c1.b, c2.b);
-        // ALPHAOP DISABLE passes the current (diffuse) alpha through.
-        if (need_alpha && !alpha_op_disabled)
-          color.a = op(d.alpha_op, argument(d.alpha_arg1, diffuse, texel, tfactor).a,
-                       argument(d.alpha_arg2, diffuse, texel, tfactor).a);
-      }
-      if (specular) {
-        color.r = min_std_one(color.r + channel(4));
-        color.g = min_std_one(color.g + channel(5));
-        color.b = min_std_one(color.b + channel(6));
-      }
-      if (fog != FastDraw::Fog::kNone) {
-        // Table fog from z (or eye w); vertex fog from specular alpha, clamped as std::clamp.
-        const F8 f = fog == FastDraw::Fog::kTable ? table_fog(d, d.fog_on_w ? w : z.at(k))
-                                                   : clamp_std(channel(7), splat(0.0f), splat(1.0f));
-        const F8 g1 = splat(1.0f) - f;
-        const Color& fc = d.fog_color;
-        color = {f * color.r + g1 * splat(fc.r), f * color.g + g1 * splat(fc.g), f * color.b + g1 * splat(fc.b),
-                 color.a};
-      }
-      color = {clamp01(color.r), clamp01(color.g), clamp01(color.b), need_alpha ? clamp01(color.a) : color.a};
-      if (alpha_test) {
-        pass = cover & compare(alpha_func, quantize8(color.a), splat_i(d.alpha_ref));
-        const int alive = bits(pass);
-        if (alive == 0) continue;
-        if constexpr (kDepth) pass = depth_test(pass, alive);
-      }
-      const int pass_bits = bits(pass);
-      if (pass_bits == 0) continue;
-      const Block32 cb = block_at(color_base, color_pitch, x, y, whole);
-      written += static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(pass_bits)));
-      if (!kBlend && write_all && whole && pass_bits == 0xFF) {
-        store_rows(cb.row0, cb.row1, encode_argb(color, color_alpha));
-        continue;
-      }
-      const I8 old = load_block(cb, pass_bits);
-      if constexpr (kBlend) {
-        const Color8 dst = decode_argb(old, color_alpha);
-        const Color& bf = d.blend_factor;
-        // An X8 target stores no alpha (encode_argb writes 0xFF), so its blend is skipped.
-        color = {blend_one(d, color.r, color.a, dst.r, dst.a, bf.r), blend_one(d, color.g, color.a, dst.g, dst.a, bf.g),
-                 blend_one(d, color.b, color.a, dst.b, dst.a, bf.b),
-                 color_alpha ? blend_one(d, color.a, color.a, dst.a, dst.a, bf.a) : color.a};
-      }
-      const I8 raw = (encode_argb(color, color_alpha) & write_keep) | andnot(write_keep, old);
-      store_block(cb, pass_bits, select(pass, raw, old));
+        if (specular) {
+          color.r = min_std_one(color.r + channel(4));
+          color.g = min_std_one(color.g + channel(5));
+          color.b = min_std_one(color.b + channel(6));
+        }
+        if (fog != FastDraw::Fog::kNone) {
+          // Table fog from z (or eye w); vertex fog from specular alpha, clamped as std::clamp.
+          const F8 f = fog == FastDraw::Fog::kTable ? table_fog(d, d.fog_on_w ? w : z.at(k))
+                                                     : clamp_std(channel(7), splat(0.0f), splat(1.0f));
+          const F8 g1 = splat(1.0f) - f;
+          const Color& fc = d.fog_color;
+          color = {f * color.r + g1 * splat(fc.r), f * color.g + g1 * splat(fc.g), f * color.b + g1 * splat(fc.b),
+                   color.a};
+        }
+        color = {clamp01(color.r), clamp01(color.g), clamp01(color.b), need_alpha ? clamp01(color.a) : color.a};
+        if (alpha_test) {
+          pass = cover & compare(alpha_func, quantize8(color.a), splat_i(d.alpha_ref));
+          const int alive = bits(pass);
+          if (alive == 0) return;
+          if constexpr (kDepth) pass = depth_test(pass, alive);
+        }
+        const int pass_bits = bits(pass);
+        if (pass_bits == 0) return;
+        const Block32 cb = block_at(color_base, color_pitch, x, y, kFull || whole);
+        written += static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(pass_bits)));
+        if (!kBlend && write_all && (kFull || whole) && pass_bits == 0xFF) {
+          store_rows(cb.row0, cb.row1, encode_argb(color, color_alpha));
+          return;
+        }
+        const I8 old = load_block(cb, pass_bits);
+        if constexpr (kBlend) {
+          const Color8 dst = decode_argb(old, color_alpha);
+          const Color& bf = d.blend_factor;
+          // An X8 target stores no alpha (encode_argb writes 0xFF), so its blend is skipped.
+          color = {blend_one(d, color.r, color.a, dst.r, dst.a, bf.r), blend_one(d, color.g, color.a, dst.g, dst.a, bf.g),
+                   blend_one(d, color.b, color.a, dst.b, dst.a, bf.b),
+                   color_alpha ? blend_one(d, color.a, color.a, dst.a, dst.a, bf.a) : color.a};
+        }
+        const I8 raw = (encode_argb(color, color_alpha) & write_keep) | andnot(write_keep, old);
+        store_block(cb, pass_bits, select(pass, raw, old));
+      };
+      if (covered == 0xFF && whole) shade_block(std::true_type{});
+      else shade_block(std::false_type{});
     }
   }
   counters.pixels += written;
