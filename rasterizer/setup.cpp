@@ -302,9 +302,9 @@ void add_triangle(Chunk& scene, const DrawJob& job, const Vertex& a, const Verte
 // The primitive stream positions primitives [first, last) read: [begin, end). A fan's
 // triangles also read position 0, its centre.
 struct StreamRange {
-  std::size_t begin, end;
+  std::uint64_t begin, end;  // 64-bit: three times a 32-bit count overflows a 32-bit size_t
 };
-StreamRange stream_range(Topology topology, std::size_t first, std::size_t last) {
+StreamRange stream_range(Topology topology, std::uint64_t first, std::uint64_t last) {
   switch (topology) {
     case Topology::kPointList: return {first, last};
     case Topology::kLineList: return {2 * first, 2 * last};
@@ -403,8 +403,9 @@ void set_up_range(Chunk& chunk, const DrawJob& job, std::size_t first, std::size
   for (std::size_t b = first; b < last; b += kBatchPrimitives) {
     const std::size_t e = std::min(b + kBatchPrimitives, last);
     const StreamRange r = stream_range(job.topology, b, e);
-    fetch_stream(job, r.begin, r.end - r.begin, chunk.vertex_batch.data());
-    set_up_batch(chunk, job, b, e, r.begin, chunk.vertex_batch.data(), centre);
+    const auto begin = static_cast<std::size_t>(r.begin), length = static_cast<std::size_t>(r.end - r.begin);  // one batch
+    fetch_stream(job, begin, length, chunk.vertex_batch.data());
+    set_up_batch(chunk, job, b, e, begin, chunk.vertex_batch.data(), centre);
   }
 }
 
@@ -456,11 +457,7 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
   Scene& scene = *scene_;
   if (state.clip.empty() || primitive_count == 0) return;
   // A stream longer than the vertices (or indices) that feed it draws nothing.
-  // In 64 bits: three times a 32-bit count overflows a 32-bit size_t.
-  const std::uint64_t count = primitive_count;
-  const std::uint64_t stream = topology == Topology::kTriangleList ? 3 * count
-                               : topology == Topology::kLineList  ? 2 * count
-                               : stream_range(topology, 0, 0).end + count;  // + 0, 1 or 2 shared vertices
+  const std::uint64_t stream = stream_range(topology, 0, primitive_count).end;
   const std::uint64_t available = indices.empty() ? vertices.count : indices.size();
   if (vertices.fetch == nullptr || available < stream) return;
   // Everything per draw is decided here, on the calling thread: the fragment kernel and
