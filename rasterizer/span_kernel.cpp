@@ -190,8 +190,22 @@ DP2_INLINE Color8 sample_level(const FastDraw& d, const LevelParams& l, F8 u, F8
   const I8 x0 = truncate(x0f), y0 = truncate(y0f);
   const I8 ax0 = address(x0, l.wmax, d.wrap_u), ax1 = address(x0 + splat_i(1), l.wmax, d.wrap_u);
   const I8 ay0 = address(y0, l.hmax, d.wrap_v), ay1 = address(y0 + splat_i(1), l.hmax, d.wrap_v);
-  const Color8 t00 = fetch<kAlpha>(d, l, ax0, ay0), t10 = fetch<kAlpha>(d, l, ax1, ay0),
-               t01 = fetch<kAlpha>(d, l, ax0, ay1), t11 = fetch<kAlpha>(d, l, ax1, ay1);
+  const I8 row0 = l.offset + mul_lo(ay0, l.pitch), row1 = l.offset + mul_lo(ay1, l.pitch);
+  I8 r00, r10, r01, r11;
+  if (bits(cmp_eq(ax1, ax0 + splat_i(1))) == 0xFF) {
+    // Every lane's two columns are neighbours in memory (not wrapped or clamped at the
+    // edge): one load per lane and row.
+    gather_pair(d.texels, row0 + ax0, r00, r10);
+    gather_pair(d.texels, row1 + ax0, r01, r11);
+  } else {
+    r00 = gather(d.texels, row0 + ax0);
+    r10 = gather(d.texels, row0 + ax1);
+    r01 = gather(d.texels, row1 + ax0);
+    r11 = gather(d.texels, row1 + ax1);
+  }
+  const bool alpha = kAlpha && d.tex_alpha;
+  const Color8 t00 = decode_argb(r00, alpha), t10 = decode_argb(r10, alpha), t01 = decode_argb(r01, alpha),
+               t11 = decode_argb(r11, alpha);
   return lerp<kAlpha>(lerp<kAlpha>(t00, t10, fx), lerp<kAlpha>(t01, t11, fx), fy);
 }
 

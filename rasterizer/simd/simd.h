@@ -94,6 +94,11 @@ inline I8 gather(const std::uint32_t* base, I8 index) {
   DP2_LANES r.v[i] = static_cast<std::int32_t>(base[index.v[i]]);
   return r;
 }
+// Two neighbouring texels per lane: first = base[index], second = base[index + 1].
+inline void gather_pair(const std::uint32_t* base, I8 index, I8& first, I8& second) {
+  first = gather(base, index);
+  second = gather(base + 1, index);
+}
 #undef DP2_LANES
 
 #elif DP2_SIMD_TARGET == 1  // ------------------------------------------------------- SSE4.1
@@ -162,6 +167,16 @@ inline I8 gather(const std::uint32_t* base, I8 index) {
   for (int k = 0; k < 8; ++k) r[k] = static_cast<std::int32_t>(base[i[k]]);
   return load_i(r);
 }
+inline void gather_pair(const std::uint32_t* base, I8 index, I8& first, I8& second) {
+  alignas(16) std::int32_t i[8], r0[8], r1[8];
+  store_i(i, index);
+  for (int k = 0; k < 8; ++k) {
+    r0[k] = static_cast<std::int32_t>(base[i[k]]);
+    r1[k] = static_cast<std::int32_t>(base[i[k] + 1]);
+  }
+  first = load_i(r0);
+  second = load_i(r1);
+}
 #undef DP2_F2
 #undef DP2_I2
 
@@ -213,6 +228,22 @@ inline I8 select(I8 m, I8 a, I8 b) { return {_mm256_blendv_epi8(b.v, a.v, m.v)};
 inline int bits(I8 m) { return _mm256_movemask_ps(_mm256_castsi256_ps(m.v)); }
 inline I8 gather(const std::uint32_t* base, I8 index) {
   return {_mm256_i32gather_epi32(reinterpret_cast<const int*>(base), index.v, 4)};
+}
+// One 64-bit load per lane (a hardware gather moves one element at a time, so eight
+// scalar loads of two texels each cost about half of two 8-lane vpgatherdd). Lanes 0, 1,
+// 4, 5 go to `a` and 2, 3, 6, 7 to `b`, so that shufps, which picks within 128-bit
+// halves, puts the even and odd dwords back in lane order.
+inline void gather_pair(const std::uint32_t* base, I8 index, I8& first, I8& second) {
+  alignas(32) std::int32_t i[8];
+  store_i(i, index);
+  std::uint64_t t[8];
+  for (int k = 0; k < 8; ++k) std::memcpy(&t[k], base + i[k], 8);
+  const __m256 a = _mm256_castsi256_ps(_mm256_setr_epi64x(static_cast<long long>(t[0]), static_cast<long long>(t[1]),
+                                                          static_cast<long long>(t[4]), static_cast<long long>(t[5])));
+  const __m256 b = _mm256_castsi256_ps(_mm256_setr_epi64x(static_cast<long long>(t[2]), static_cast<long long>(t[3]),
+                                                          static_cast<long long>(t[6]), static_cast<long long>(t[7])));
+  first = {_mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)))};
+  second = {_mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)))};
 }
 #else
 #error "unknown DP2_SIMD_TARGET"
