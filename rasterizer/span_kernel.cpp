@@ -222,12 +222,10 @@ DP2_INLINE Color8 sample_levels(const FastDraw& d, const LevelParams& l, F8 u, F
                 sample_level<kAlpha, kInRange>(d, l, u, v, linear_b));
 }
 
-// sample() for the block: without per-quad LOD one level decides every lane; with it,
-// each 2×2 quad computes its LOD from its pixels 0, 1, 2 (quad_lods() in pixel.cpp) and
+// sample() for the block with per-quad LOD: each 2×2 quad computes its LOD from its pixels 0, 1, 2 (quad_lods() in pixel.cpp) and
 // chooses its level(s) and filter (choose_mip(), shared with the scalar sampler).
 template <bool kAlpha, bool kInRange>
-Color8 sample(const FastDraw& d, F8 u, F8 v) {
-  if (!d.mip_lod) return sample_level<kAlpha, kInRange>(d, level_params(d.levels[d.level]), u, v, d.tex_linear);
+[[gnu::noinline]] Color8 sample_mip(const FastDraw& d, F8 u, F8 v) {
   alignas(32) float us[8], vs[8];
   store(us, u);
   store(vs, v);
@@ -252,6 +250,14 @@ Color8 sample(const FastDraw& d, F8 u, F8 v) {
   const Color8 c1 = sample_levels<kAlpha, kInRange>(d, level_params(d.levels[next_a], d.levels[next_b], quad_a), u,
                                                     v, mip[0].linear, mip[1].linear, quad_a);
   return lerp<kAlpha>(c0, c1, select(quad_a, splat(mip[0].fraction), splat(mip[1].fraction)));
+}
+
+// The single-level case inline in the block body: a call would pass the coordinates and
+// return the 128-byte colour through memory.
+template <bool kAlpha, bool kInRange>
+DP2_INLINE Color8 sample(const FastDraw& d, F8 u, F8 v) {
+  if (d.mip_lod) return sample_mip<kAlpha, kInRange>(d, u, v);
+  return sample_level<kAlpha, kInRange>(d, level_params(d.levels[d.level]), u, v, d.tex_linear);
 }
 
 // select_arg() for the selectors prepare_fast_draw admits (no modifiers).
