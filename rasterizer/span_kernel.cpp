@@ -222,8 +222,9 @@ DP2_INLINE Color8 sample_levels(const FastDraw& d, const LevelParams& l, F8 u, F
                 sample_level<kAlpha, kInRange>(d, l, u, v, linear_b));
 }
 
-// sample() for the block with per-quad LOD: each 2×2 quad computes its LOD from its pixels 0, 1, 2 (quad_lods() in pixel.cpp) and
-// chooses its level(s) and filter (choose_mip(), shared with the scalar sampler).
+// sample() for the block with per-quad LOD: each 2×2 quad computes its LOD from its
+// pixels 0, 1, 2 (quad_lods() in pixel.cpp) and chooses its level(s) and filter
+// (choose_mip(), shared with the scalar sampler).
 template <bool kAlpha, bool kInRange>
 [[gnu::noinline]] Color8 sample_mip(const FastDraw& d, F8 u, F8 v) {
   alignas(32) float us[8], vs[8];
