@@ -201,7 +201,21 @@ void set_up_planes(TrianglePrim& t, std::int64_t area, const DrawJob& job, const
     return (t.flat_mask >> i) & 1u ? PlaneBuilder::constant(channel(c0, k))
                                    : attribute(channel(c0, k), channel(c1, k), channel(c2, k));
   };
-  for (int i = 0; i < kDiffusePlanes; ++i) t.diffuse[i] = color_plane(i);
+  // The diffuse planes written out, not through color_plane: GCC calls that lambda once
+  // per plane, and W4 sets up a million triangles a frame.
+  const Color &d0 = v[0]->diffuse, &d1 = v[1]->diffuse, &d2 = v[2]->diffuse;
+  if (flat) {
+    t.diffuse[0] = PlaneBuilder::constant(d0.r);
+    t.diffuse[1] = PlaneBuilder::constant(d0.g);
+    t.diffuse[2] = PlaneBuilder::constant(d0.b);
+    t.diffuse[3] = PlaneBuilder::constant(d0.a);
+  } else {
+    t.diffuse[0] = attribute(d0.r, d1.r, d2.r);
+    t.diffuse[1] = attribute(d0.g, d1.g, d2.g);
+    t.diffuse[2] = attribute(d0.b, d1.b, d2.b);
+    t.diffuse[3] = attribute(d0.a, d1.a, d2.a);
+  }
+  static_assert(kDiffusePlanes == 4);
   t.planes = static_cast<std::uint32_t>(planes.size());
   for (std::size_t set = 0; set < kMaxTextureCoordSets; ++set)
     if (job.sampled_sets & (1u << set))
