@@ -311,8 +311,6 @@ void add_triangle(Chunk& scene, const DrawJob& job, const Vertex& a, const Verte
   set_up_triangle(scene, job, wa, wb, wc, edges);
 }
 
-
-
 // The primitive stream positions primitives [first, last) read: [begin, end). A fan's
 // triangles also read position 0, its centre.
 struct StreamRange {
