@@ -253,10 +253,18 @@ template <bool kAlpha, bool kInRange>
   return lerp<kAlpha>(c0, c1, select(quad_a, splat(mip[0].fraction), splat(mip[1].fraction)));
 }
 
-// The single-level case inline in the block body: a call would pass the coordinates and
-// return the 128-byte colour through memory.
+// The single-level case inline in the block body of the AVX2 copy: a call passes the
+// coordinates and returns the 128-byte colour through memory (W2 +5%). The scalar and
+// SSE4.1 copies keep the call: inlined, they made the sanitizer builds (where each
+// scalar F8 operation is a loop) much slower to compile, and only CPUs without AVX2 run
+// them.
+#if DP2_SIMD_TARGET == 2
+#define DP2_SAMPLE_INLINE DP2_INLINE
+#else
+#define DP2_SAMPLE_INLINE [[gnu::noinline]]
+#endif
 template <bool kAlpha, bool kInRange>
-DP2_INLINE Color8 sample(const FastDraw& d, F8 u, F8 v) {
+DP2_SAMPLE_INLINE Color8 sample(const FastDraw& d, F8 u, F8 v) {
   if (d.mip_lod) return sample_mip<kAlpha, kInRange>(d, u, v);
   return sample_level<kAlpha, kInRange>(d, level_params(d.levels[d.level]), u, v, d.tex_linear);
 }
