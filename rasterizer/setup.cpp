@@ -138,8 +138,6 @@ class PlaneBuilder {
   double ox_ = 0, oy_ = 0;
 };
 
-float channel(const Color& c, int i) noexcept { return i == 0 ? c.r : i == 1 ? c.g : i == 2 ? c.b : c.a; }
-
 // Whether a pixel step reads the specular colour: the specular add, vertex fog (its
 // factor is specular alpha), or a stage argument D3DTA_SPECULAR.
 bool reads_specular(const DrawState& s) {
@@ -192,30 +190,17 @@ void set_up_planes(TrianglePrim& t, std::int64_t area, const DrawJob& job, const
   // FLAT shading takes the provoking vertex's diffuse and specular colour, but the fog
   // factor in specular alpha stays interpolated.
   t.flat_mask = flat ? 0x7F : 0;
-  // Colour channel i (diffuse, then specular) of the three vertices.
-  const auto color_plane = [&](int i) {
-    const Color& c0 = i < 4 ? v[0]->diffuse : v[0]->specular;
-    const Color& c1 = i < 4 ? v[1]->diffuse : v[1]->specular;
-    const Color& c2 = i < 4 ? v[2]->diffuse : v[2]->specular;
-    const int k = i & 3;
-    return (t.flat_mask >> i) & 1u ? PlaneBuilder::constant(channel(c0, k))
-                                   : attribute(channel(c0, k), channel(c1, k), channel(c2, k));
+  // The r, g, b, a planes of one vertex colour (Vertex::diffuse or ::specular); channel k
+  // is the first vertex's constant where bit k of flat_bits is set. Written per channel,
+  // not through a per-plane call: W4 sets up a million triangles a frame.
+  const auto color_planes = [&](Color Vertex::*colour, unsigned flat_bits, Plane (&out)[4]) {
+    const Color &c0 = v[0]->*colour, &c1 = v[1]->*colour, &c2 = v[2]->*colour;
+    const float a0[4] = {c0.r, c0.g, c0.b, c0.a}, a1[4] = {c1.r, c1.g, c1.b, c1.a}, a2[4] = {c2.r, c2.g, c2.b, c2.a};
+    for (int k = 0; k < 4; ++k)
+      out[k] = (flat_bits >> k) & 1u ? PlaneBuilder::constant(a0[k]) : attribute(a0[k], a1[k], a2[k]);
   };
-  // The diffuse planes written out, not through color_plane: GCC calls that lambda once
-  // per plane, and W4 sets up a million triangles a frame.
-  const Color &d0 = v[0]->diffuse, &d1 = v[1]->diffuse, &d2 = v[2]->diffuse;
-  if (flat) {
-    t.diffuse[0] = PlaneBuilder::constant(d0.r);
-    t.diffuse[1] = PlaneBuilder::constant(d0.g);
-    t.diffuse[2] = PlaneBuilder::constant(d0.b);
-    t.diffuse[3] = PlaneBuilder::constant(d0.a);
-  } else {
-    t.diffuse[0] = attribute(d0.r, d1.r, d2.r);
-    t.diffuse[1] = attribute(d0.g, d1.g, d2.g);
-    t.diffuse[2] = attribute(d0.b, d1.b, d2.b);
-    t.diffuse[3] = attribute(d0.a, d1.a, d2.a);
-  }
-  static_assert(kDiffusePlanes == 4);
+  static_assert(kDiffusePlanes == 4 && kColorPlanes == 8);
+  color_planes(&Vertex::diffuse, t.flat_mask & 0xFu, t.diffuse);
   t.planes = static_cast<std::uint32_t>(planes.size());
   for (std::size_t set = 0; set < kMaxTextureCoordSets; ++set)
     if (job.sampled_sets & (1u << set))
@@ -225,7 +210,9 @@ void set_up_planes(TrianglePrim& t, std::int64_t area, const DrawJob& job, const
   t.specular = TrianglePrim::kNoSpecular;
   if (job.specular_planes) {
     t.specular = static_cast<std::uint8_t>(planes.size() - t.planes);  // ≤ 16: 8 sets of u, v
-    for (int i = kDiffusePlanes; i < kColorPlanes; ++i) planes.push_back(color_plane(i));
+    Plane specular[4];
+    color_planes(&Vertex::specular, t.flat_mask >> 4, specular);
+    planes.insert(planes.end(), std::begin(specular), std::end(specular));
   }
 }
 
