@@ -99,6 +99,13 @@ HRESULT Device::Render(D3DDDICB_RENDER& args) {
   // neither allocates nor zero-fills. A broadcast's other contexts get copies (pooled
   // too). The submitted lists keep their offsets from the buffer's start (Submission).
   gpu::SpareBuffers& spares = impl_->gpu.spares();
+  // The next buffers are taken before this submission is queued: otherwise the worker
+  // could hand the submitted buffers straight back, and whether a second set exists
+  // would depend on its timing. Taken first, the context and the worker always
+  // alternate between two sets, and which calls allocate is the same on every run.
+  std::vector<std::byte> next_commands = spares.commands(command_size);
+  std::vector<D3DDDI_ALLOCATIONLIST> next_allocations = spares.allocations(allocation_size);
+  std::vector<D3DDDI_PATCHLOCATIONLIST> next_patches = spares.patches(patch_size);
   auto queue = [&](ULONG_PTR target, std::vector<std::byte>&& cmds, std::vector<D3DDDI_ALLOCATIONLIST>&& allocs,
                    std::vector<D3DDDI_PATCHLOCATIONLIST>&& patch_list) {
     gpu::Submission s;
@@ -133,9 +140,9 @@ HRESULT Device::Render(D3DDDICB_RENDER& args) {
   b.command_size = command_size;
   b.allocation_size = allocation_size;
   b.patch_size = patch_size;
-  b.commands = spares.commands(command_size);
-  b.allocations = spares.allocations(allocation_size);
-  b.patches = spares.patches(patch_size);
+  b.commands = std::move(next_commands);
+  b.allocations = std::move(next_allocations);
+  b.patches = std::move(next_patches);
   const CommandBuffers next = buffers_of(b);
   args.pNewCommandBuffer = next.command_buffer;
   args.NewCommandBufferSize = next.command_buffer_size;
