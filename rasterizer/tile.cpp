@@ -4,10 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
+#include "coverage.h"
 #include "dp2raster/formats.h"
 #include "pixel.h"
 #include "scene.h"
@@ -269,30 +267,6 @@ struct Edges {
     return inside ? 1 : 0;
   }
 };
-
-// The lanes of a block an edge cuts: lane i is covered when all three edge functions,
-// e_k + lane[k][i], are ≥ 0 — exactly when their OR has no sign bit, so no branch per
-// lane. SSE2 (every x86-64) takes two int64 lanes per add and reads their signs with one
-// movmskpd; the sums are the same exact int64 values either way.
-inline int split_block_mask(std::int64_t e0, std::int64_t e1, std::int64_t e2, const std::int64_t (&lane)[3][8]) {
-#if defined(__SSE2__)
-  const __m128i v0 = _mm_set1_epi64x(e0), v1 = _mm_set1_epi64x(e1), v2 = _mm_set1_epi64x(e2);
-  int outside = 0;  // bit i: lane i has a negative edge function
-  for (int i = 0; i < 8; i += 2) {
-    const __m128i l0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&lane[0][i]));
-    const __m128i l1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&lane[1][i]));
-    const __m128i l2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&lane[2][i]));
-    const __m128i any = _mm_or_si128(_mm_or_si128(_mm_add_epi64(v0, l0), _mm_add_epi64(v1, l1)), _mm_add_epi64(v2, l2));
-    outside |= _mm_movemask_pd(_mm_castsi128_pd(any)) << i;
-  }
-  return ~outside & 0xFF;
-#else
-  int m = 0;
-  for (int i = 0; i < 8; ++i)
-    m |= static_cast<int>(((e0 + lane[0][i]) | (e1 + lane[1][i]) | (e2 + lane[2][i])) >= 0) << i;
-  return m;
-#endif
-}
 
 // The SIMD path (span.h): coverage of 4×2 blocks by hierarchical descent — the tile's part
 // of the triangle, then 16×16 squares, then blocks, each wholly in, wholly out or split —
