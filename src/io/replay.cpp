@@ -120,6 +120,11 @@ class Replayer {
     if (options_.video_memory_size) desc.video_memory_size = options_.video_memory_size;
     else if (d.video_memory_size) desc.video_memory_size = d.video_memory_size;
     desc.render_threads = options_.render_threads;
+    desc.simd = options_.isa == "scalar" ? SimdTarget::kScalar
+                : options_.isa == "sse41" ? SimdTarget::kSse41
+                : options_.isa == "avx2"  ? SimdTarget::kAvx2
+                : options_.isa == "neon"  ? SimdTarget::kNeon
+                                          : SimdTarget::kAuto;
     device_ = std::make_unique<Device>(desc);
     last_end_ = last_draw_end_ = Clock::now();
     return true;
