@@ -674,7 +674,7 @@ int main(int argc, char** argv) {
                  "warm-up frame")
       ->check(CLI::Range(1, 100000));
   app.add_option("--isa", isa,
-                 "instruction set of dp2's SIMD kernels: scalar, sse41, avx2 or auto (the best this CPU runs; a "
+                 "instruction set of dp2's SIMD kernels: scalar, sse41, avx2, neon or auto (the best this CPU runs; a "
                  "target the CPU lacks falls back to the best it has — the isa column says what ran)")
       ->check(CLI::IsMember({"scalar", "sse41", "avx2", "auto"}))
       ->capture_default_str();
@@ -688,6 +688,7 @@ int main(int argc, char** argv) {
   const dp2::SimdTarget simd = isa == "scalar"  ? dp2::SimdTarget::kScalar
                                : isa == "sse41" ? dp2::SimdTarget::kSse41
                                : isa == "avx2"  ? dp2::SimdTarget::kAvx2
+                               : isa == "neon"  ? dp2::SimdTarget::kNeon
                                                 : dp2::SimdTarget::kAuto;
 
   bool llvmpipe = !no_llvmpipe;

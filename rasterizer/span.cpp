@@ -87,6 +87,9 @@ const BlockKernelTable* block_kernels_sse41() { return nullptr; }
 #if !DP2_HAVE_AVX2
 const BlockKernelTable* block_kernels_avx2() { return nullptr; }
 #endif
+#if !DP2_HAVE_NEON
+const BlockKernelTable* block_kernels_neon() { return nullptr; }
+#endif
 
 std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
   out = FastDraw{};
@@ -193,13 +196,29 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
   return (depth ? 1u : 0u) | (out.stage ? 2u : 0u) | (s.blend ? 4u : 0u);
 }
 
-Isa resolve_isa(Isa requested) noexcept {
-  const Isa best = best_isa();
-  return requested == Isa::kAuto || requested > best ? best : requested;
+namespace {
+// Whether this build has `isa`'s kernels and this CPU runs them. NEON is part of every
+// AArch64 CPU, so a build that has its kernels may run them.
+bool runs(Isa isa) noexcept {
+  switch (isa) {
+    case Isa::kScalar: return true;
+#if defined(__x86_64__) || defined(__i386__)
+    case Isa::kSse41: return block_kernels_sse41() && __builtin_cpu_supports("sse4.1");
+    case Isa::kAvx2: return block_kernels_avx2() && __builtin_cpu_supports("avx2");
+#endif
+    case Isa::kNeon: return block_kernels_neon() != nullptr;
+    default: return false;
+  }
 }
+}  // namespace
+
+// kAuto, or a target this build or CPU lacks (AVX2 on an SSE4.1 CPU, SSE4.1 on Arm):
+// the best it has.
+Isa resolve_isa(Isa requested) noexcept { return requested != Isa::kAuto && runs(requested) ? requested : best_isa(); }
 
 const BlockKernelTable& block_kernels(Isa isa) {
   switch (resolve_isa(isa)) {
+    case Isa::kNeon: return *block_kernels_neon();
     case Isa::kAvx2: return *block_kernels_avx2();
     case Isa::kSse41: return *block_kernels_sse41();
     default: return *block_kernels_scalar();
@@ -207,10 +226,8 @@ const BlockKernelTable& block_kernels(Isa isa) {
 }
 
 Isa best_isa() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  if (block_kernels_avx2() && __builtin_cpu_supports("avx2")) return Isa::kAvx2;
-  if (block_kernels_sse41() && __builtin_cpu_supports("sse4.1")) return Isa::kSse41;
-#endif
+  for (const Isa isa : {Isa::kNeon, Isa::kAvx2, Isa::kSse41})
+    if (runs(isa)) return isa;
   return Isa::kScalar;
 }
 
@@ -219,6 +236,7 @@ const char* isa_name(Isa isa) noexcept {
     case Isa::kScalar: return "scalar";
     case Isa::kSse41: return "sse4.1";
     case Isa::kAvx2: return "avx2";
+    case Isa::kNeon: return "neon";
     case Isa::kAuto: break;
   }
   return "auto";

@@ -610,8 +610,10 @@ constexpr BlockKernelTable kTable = {
 const BlockKernelTable* block_kernels_scalar() { return &DP2_SIMD_NS::kTable; }
 #elif DP2_SIMD_TARGET == 1
 const BlockKernelTable* block_kernels_sse41() { return &DP2_SIMD_NS::kTable; }
-#else
+#elif DP2_SIMD_TARGET == 2
 const BlockKernelTable* block_kernels_avx2() { return &DP2_SIMD_NS::kTable; }
+#else
+const BlockKernelTable* block_kernels_neon() { return &DP2_SIMD_NS::kTable; }
 #endif
 
 }  // namespace dp2::raster

@@ -47,7 +47,7 @@ struct SurfaceDesc {
 };
 
 // Mirrors the rasterizer's instruction-set choice (dp2raster Isa).
-enum class SimdTarget : std::uint8_t { kAuto, kScalar, kSse41, kAvx2 };
+enum class SimdTarget : std::uint8_t { kAuto, kScalar, kSse41, kAvx2, kNeon };
 
 struct DeviceDesc {
   // A transform-and-lighting device accepts untransformed vertices (D3DFVF_XYZ, normals).
@@ -144,7 +144,7 @@ struct Diagnostics {
   std::uint32_t last_marker_log_type = 0;
   std::uint64_t primitives_rejected = 0; // NaN / infinite / beyond the guard band
   // Triangles set up per pixel-pipeline kernel key (kernel_key_name), and the instruction
-  // set the SIMD kernels run on ("scalar", "sse4.1", "avx2").
+  // set the SIMD kernels run on ("scalar", "sse4.1", "avx2", "neon").
   std::uint64_t kernel_triangles[kKernelKeyCount] = {};
   const char* simd = "";
   // One line per feature the stream used that the back end does not honour yet.

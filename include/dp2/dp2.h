@@ -110,6 +110,7 @@ typedef struct dp2_device_desc {
 #define DP2_SIMD_SCALAR 1u
 #define DP2_SIMD_SSE41 2u
 #define DP2_SIMD_AVX2 3u
+#define DP2_SIMD_NEON 4u /* AArch64 */
 
 /* desc may be NULL (defaults: owned 256 MiB video memory, one thread per core). */
 DP2_API dp2_result dp2_device_create(const dp2_device_desc* desc, dp2_device** out_device);

@@ -7,11 +7,11 @@
 // Every operation has one meaning on every target, spelt out by the scalar version —
 // including the corners: min/max return the second operand when either is NaN (the SSE
 // rule), float→int truncation gives INT32_MIN when out of range (cvttps), and no
-// operation fuses a multiply with an add. So the three targets give the same bits
-// (tests force each and compare images).
+// operation fuses a multiply with an add (-ffp-contract=off, CMakeLists.txt). So every
+// target gives the same bits (tests force each and compare images).
 //
-// Include only from a kernel TU that defines DP2_SIMD_TARGET (0 scalar, 1 SSE4.1, 2 AVX2)
-// and DP2_SIMD_NS.
+// Include only from a kernel TU that defines DP2_SIMD_TARGET (0 scalar, 1 SSE4.1, 2 AVX2,
+// 3 NEON on AArch64) and DP2_SIMD_NS.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,8 @@
 #include <immintrin.h>
 #elif DP2_SIMD_TARGET == 1
 #include <smmintrin.h>
+#elif DP2_SIMD_TARGET == 3
+#include <arm_neon.h>
 #endif
 
 namespace dp2::raster::DP2_SIMD_NS {
@@ -245,6 +247,105 @@ inline void gather_pair(const std::uint32_t* base, I8 index, I8& first, I8& seco
   first = {_mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)))};
   second = {_mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)))};
 }
+#elif DP2_SIMD_TARGET == 3  // ---------------------------------------------------- NEON (AArch64)
+
+// Two 128-bit halves, as SSE4.1. Where a NEON instruction's corner differs from the
+// scalar meaning (vminq/vmaxq propagate NaN, vcvtq saturates), the operation is spelt
+// with compares and selects instead.
+struct F8 { float32x4_t lo, hi; };
+struct I8 { int32x4_t lo, hi; };
+
+#define DP2_F2(op) F8{op(a.lo, b.lo), op(a.hi, b.hi)}
+#define DP2_I2(op) I8{op(a.lo, b.lo), op(a.hi, b.hi)}
+inline F8 splat(float x) { return {vdupq_n_f32(x), vdupq_n_f32(x)}; }
+inline I8 splat_i(std::int32_t x) { return {vdupq_n_s32(x), vdupq_n_s32(x)}; }
+inline F8 load(const float* p) { return {vld1q_f32(p), vld1q_f32(p + 4)}; }
+inline I8 load_i(const void* p) {
+  const auto* q = static_cast<const std::int32_t*>(p);
+  return {vld1q_s32(q), vld1q_s32(q + 4)};
+}
+inline void store(float* p, F8 a) { vst1q_f32(p, a.lo); vst1q_f32(p + 4, a.hi); }
+inline void store_i(void* p, I8 a) {
+  auto* q = static_cast<std::int32_t*>(p);
+  vst1q_s32(q, a.lo);
+  vst1q_s32(q + 4, a.hi);
+}
+inline I8 load_rows(const void* row0, const void* row1) {
+  return {vld1q_s32(static_cast<const std::int32_t*>(row0)), vld1q_s32(static_cast<const std::int32_t*>(row1))};
+}
+inline void store_rows(void* row0, void* row1, I8 a) {
+  vst1q_s32(static_cast<std::int32_t*>(row0), a.lo);
+  vst1q_s32(static_cast<std::int32_t*>(row1), a.hi);
+}
+inline int32x4_t as_i(uint32x4_t m) { return vreinterpretq_s32_u32(m); }
+inline uint32x4_t as_u(int32x4_t m) { return vreinterpretq_u32_s32(m); }
+inline F8 operator+(F8 a, F8 b) { return DP2_F2(vaddq_f32); }
+inline F8 operator-(F8 a, F8 b) { return DP2_F2(vsubq_f32); }
+inline F8 operator*(F8 a, F8 b) { return DP2_F2(vmulq_f32); }
+inline F8 operator/(F8 a, F8 b) { return DP2_F2(vdivq_f32); }
+// a < b ? a : b and a > b ? a : b, lane by lane: NaN (either operand) gives b.
+inline F8 min(F8 a, F8 b) { return {vbslq_f32(vcltq_f32(a.lo, b.lo), a.lo, b.lo), vbslq_f32(vcltq_f32(a.hi, b.hi), a.hi, b.hi)}; }
+inline F8 max(F8 a, F8 b) { return {vbslq_f32(vcgtq_f32(a.lo, b.lo), a.lo, b.lo), vbslq_f32(vcgtq_f32(a.hi, b.hi), a.hi, b.hi)}; }
+inline F8 floor(F8 a) { return {vrndmq_f32(a.lo), vrndmq_f32(a.hi)}; }
+inline I8 cmp_lt(F8 a, F8 b) { return {as_i(vcltq_f32(a.lo, b.lo)), as_i(vcltq_f32(a.hi, b.hi))}; }
+inline I8 cmp_le(F8 a, F8 b) { return {as_i(vcleq_f32(a.lo, b.lo)), as_i(vcleq_f32(a.hi, b.hi))}; }
+inline I8 cmp_gt(F8 a, F8 b) { return {as_i(vcgtq_f32(a.lo, b.lo)), as_i(vcgtq_f32(a.hi, b.hi))}; }
+inline I8 is_nan(F8 a) { return {as_i(vmvnq_u32(vceqq_f32(a.lo, a.lo))), as_i(vmvnq_u32(vceqq_f32(a.hi, a.hi)))}; }
+inline F8 to_float(I8 a) { return {vcvtq_f32_s32(a.lo), vcvtq_f32_s32(a.hi)}; }
+// vcvtq saturates and sends NaN to 0; the scalar meaning (cvttps) is INT32_MIN for both.
+inline int32x4_t truncate4(float32x4_t a) {
+  const uint32x4_t in_range = vandq_u32(vcgtq_f32(a, vdupq_n_f32(-2147483904.0f)), vcltq_f32(a, vdupq_n_f32(2147483648.0f)));
+  return vbslq_s32(in_range, vcvtq_s32_f32(a), vdupq_n_s32(INT32_MIN));
+}
+inline I8 truncate(F8 a) { return {truncate4(a.lo), truncate4(a.hi)}; }
+inline I8 operator+(I8 a, I8 b) { return DP2_I2(vaddq_s32); }
+inline I8 operator-(I8 a, I8 b) { return DP2_I2(vsubq_s32); }
+inline I8 mul_lo(I8 a, I8 b) { return DP2_I2(vmulq_s32); }
+inline I8 operator&(I8 a, I8 b) { return DP2_I2(vandq_s32); }
+inline I8 operator|(I8 a, I8 b) { return DP2_I2(vorrq_s32); }
+inline I8 operator^(I8 a, I8 b) { return DP2_I2(veorq_s32); }
+inline I8 andnot(I8 a, I8 b) { return {vbicq_s32(b.lo, a.lo), vbicq_s32(b.hi, a.hi)}; }  // ~a & b
+template <int N> I8 shl(I8 a) {
+  if constexpr (N == 0) return a;
+  else return {vshlq_n_s32(a.lo, N), vshlq_n_s32(a.hi, N)};
+}
+template <int N> I8 shr(I8 a) {
+  if constexpr (N == 0) return a;
+  else return {as_i(vshrq_n_u32(as_u(a.lo), N)), as_i(vshrq_n_u32(as_u(a.hi), N))};
+}
+inline I8 cmp_gt(I8 a, I8 b) { return {as_i(vcgtq_s32(a.lo, b.lo)), as_i(vcgtq_s32(a.hi, b.hi))}; }
+inline I8 cmp_eq(I8 a, I8 b) { return {as_i(vceqq_s32(a.lo, b.lo)), as_i(vceqq_s32(a.hi, b.hi))}; }
+inline I8 min(I8 a, I8 b) { return DP2_I2(vminq_s32); }
+inline I8 max(I8 a, I8 b) { return DP2_I2(vmaxq_s32); }
+inline F8 select(I8 m, F8 a, F8 b) { return {vbslq_f32(as_u(m.lo), a.lo, b.lo), vbslq_f32(as_u(m.hi), a.hi, b.hi)}; }
+inline I8 select(I8 m, I8 a, I8 b) { return {vbslq_s32(as_u(m.lo), a.lo, b.lo), vbslq_s32(as_u(m.hi), a.hi, b.hi)}; }
+inline int bits(I8 m) {
+  // Each lane's sign bit moved to bit `lane` (0–3), then the four summed across.
+  alignas(16) static constexpr std::int32_t kLaneShift[4] = {0, 1, 2, 3};
+  const int32x4_t shift = vld1q_s32(kLaneShift);
+  const uint32x4_t lo = vshlq_u32(vshrq_n_u32(as_u(m.lo), 31), shift);
+  const uint32x4_t hi = vshlq_u32(vshrq_n_u32(as_u(m.hi), 31), shift);
+  return static_cast<int>(vaddvq_u32(lo) | (vaddvq_u32(hi) << 4));
+}
+inline I8 gather(const std::uint32_t* base, I8 index) {
+  alignas(16) std::int32_t i[8], r[8];
+  store_i(i, index);
+  for (int k = 0; k < 8; ++k) r[k] = static_cast<std::int32_t>(base[i[k]]);
+  return load_i(r);
+}
+inline void gather_pair(const std::uint32_t* base, I8 index, I8& first, I8& second) {
+  alignas(16) std::int32_t i[8], r0[8], r1[8];
+  store_i(i, index);
+  for (int k = 0; k < 8; ++k) {
+    r0[k] = static_cast<std::int32_t>(base[i[k]]);
+    r1[k] = static_cast<std::int32_t>(base[i[k] + 1]);
+  }
+  first = load_i(r0);
+  second = load_i(r1);
+}
+#undef DP2_F2
+#undef DP2_I2
+
 #else
 #error "unknown DP2_SIMD_TARGET"
 #endif

@@ -17,7 +17,8 @@ namespace {
 // DeviceDesc::simd in the rasterizer's terms (the enums mirror each other).
 raster::Isa to_raster_isa(SimdTarget t) {
   static_assert(static_cast<int>(SimdTarget::kAvx2) == static_cast<int>(raster::Isa::kAvx2));
-  return t <= SimdTarget::kAvx2 ? static_cast<raster::Isa>(t) : raster::Isa::kAuto;
+  static_assert(static_cast<int>(SimdTarget::kNeon) == static_cast<int>(raster::Isa::kNeon));
+  return t <= SimdTarget::kNeon ? static_cast<raster::Isa>(t) : raster::Isa::kAuto;
 }
 }  // namespace
 

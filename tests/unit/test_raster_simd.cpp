@@ -223,7 +223,28 @@ RendererStats render(const Config& c, const std::vector<Vertex>& vertices, bool 
   return r.stats();
 }
 
+// Every target this build and CPU run (x86: scalar, SSE4.1, AVX2; AArch64: scalar, NEON).
+std::vector<Isa> runnable_isas() {
+  std::vector<Isa> out;
+  for (const Isa isa : {Isa::kScalar, Isa::kSse41, Isa::kAvx2, Isa::kNeon})
+    if (resolve_isa(isa) == isa) out.push_back(isa);
+  return out;
+}
+
 }  // namespace
+
+TEST_CASE("raster simd: this build runs more than the scalar kernels") {
+  // x86 builds compile the SSE4.1 and AVX2 kernels, AArch64 builds the NEON ones (every
+  // AArch64 CPU runs them). A build that lost them would leave the comparisons below
+  // comparing the scalar kernels with themselves.
+  const std::vector<Isa> isas = runnable_isas();
+  for (const Isa isa : isas) MESSAGE("compared: ", std::string(isa_name(isa)));
+#if defined(__x86_64__) || defined(__i386__)
+  if (__builtin_cpu_supports("sse4.1")) CHECK(isas.size() >= 2);
+#elif defined(__aarch64__)
+  CHECK(isas == std::vector<Isa>{Isa::kScalar, Isa::kNeon});
+#endif
+}
 
 TEST_CASE("raster simd: every instruction set gives the scalar pipeline's bytes") {
   std::mt19937 rng(getenv("DP2_SIMD_SEED") ? static_cast<unsigned>(std::atoi(getenv("DP2_SIMD_SEED"))) : 2026u);
@@ -235,11 +256,7 @@ TEST_CASE("raster simd: every instruction set gives the scalar pipeline's bytes"
     Images reference;
     const RendererStats ref_stats = render(c, v, true, Isa::kScalar, reference);
     CHECK(ref_stats.kernel_triangles[kKernelKeyCount - 1] == ref_stats.triangles_binned);
-    for (const Isa isa : {Isa::kScalar, Isa::kSse41, Isa::kAvx2}) {
-      if (resolve_isa(isa) != isa) {
-        MESSAGE("this CPU lacks ", isa_name(isa), ": not compared");
-        continue;
-      }
+    for (const Isa isa : runnable_isas()) {
       const std::string isa_text = isa_name(isa);
       CAPTURE(isa_text);
       Images out;
@@ -299,8 +316,7 @@ TEST_CASE("raster simd: texture coordinates past the sampler's clamp, on affine 
     }
     Images reference;
     render(c, v, true, Isa::kScalar, reference);
-    for (const Isa isa : {Isa::kScalar, Isa::kSse41, Isa::kAvx2}) {
-      if (resolve_isa(isa) != isa) continue;
+    for (const Isa isa : runnable_isas()) {
       const std::string isa_text = isa_name(isa);
       CAPTURE(isa_text);
       Images out;
