@@ -163,22 +163,6 @@ inline I8 select(I8 m, I8 a, I8 b) { return {_mm_blendv_epi8(b.lo, a.lo, m.lo), 
 inline int bits(I8 m) {
   return _mm_movemask_ps(_mm_castsi128_ps(m.lo)) | (_mm_movemask_ps(_mm_castsi128_ps(m.hi)) << 4);
 }
-inline I8 gather(const std::uint32_t* base, I8 index) {
-  alignas(16) std::int32_t i[8], r[8];
-  store_i(i, index);
-  for (int k = 0; k < 8; ++k) r[k] = static_cast<std::int32_t>(base[i[k]]);
-  return load_i(r);
-}
-inline void gather_pair(const std::uint32_t* base, I8 index, I8& first, I8& second) {
-  alignas(16) std::int32_t i[8], r0[8], r1[8];
-  store_i(i, index);
-  for (int k = 0; k < 8; ++k) {
-    r0[k] = static_cast<std::int32_t>(base[i[k]]);
-    r1[k] = static_cast<std::int32_t>(base[i[k] + 1]);
-  }
-  first = load_i(r0);
-  second = load_i(r1);
-}
 #undef DP2_F2
 #undef DP2_I2
 
@@ -327,6 +311,16 @@ inline int bits(I8 m) {
   const uint32x4_t hi = vshlq_u32(vshrq_n_u32(as_u(m.hi), 31), shift);
   return static_cast<int>(vaddvq_u32(lo) | (vaddvq_u32(hi) << 4));
 }
+#undef DP2_F2
+#undef DP2_I2
+
+#else
+#error "unknown DP2_SIMD_TARGET"
+#endif
+
+#if DP2_SIMD_TARGET == 1 || DP2_SIMD_TARGET == 3
+// SSE4.1 and NEON have no gather: eight scalar loads through memory (32-bit loads from
+// base + index·4 bytes; the pair form also loads each lane's right-hand neighbour).
 inline I8 gather(const std::uint32_t* base, I8 index) {
   alignas(16) std::int32_t i[8], r[8];
   store_i(i, index);
@@ -343,11 +337,6 @@ inline void gather_pair(const std::uint32_t* base, I8 index, I8& first, I8& seco
   first = load_i(r0);
   second = load_i(r1);
 }
-#undef DP2_F2
-#undef DP2_I2
-
-#else
-#error "unknown DP2_SIMD_TARGET"
 #endif
 
 // Shared spellings built on the primitives above (the same on every target).
