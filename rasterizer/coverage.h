@@ -1,9 +1,13 @@
-// Lane coverage of one 4×2 block that a triangle edge cuts (tile.cpp's block descent).
-// Header-only so the tests can hold the SSE2 form against the portable one on x86, where
-// a build never compiles the portable form into the rasterizer.
+// Lane coverage of 4×2 blocks (tile.cpp's block descent): of one block that a triangle
+// edge cuts, in exact int64, and of a whole grid of blocks whose edge functions fit in
+// int32. Header-only so the tests can hold the SSE2 forms against the portable ones on
+// x86, where a build never compiles the portable forms into the rasterizer.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -44,6 +48,101 @@ inline int split_block_mask(std::int64_t e0, std::int64_t e1, std::int64_t e2, c
   return split_block_mask_sse2(e0, e1, e2, lane);
 #else
   return split_block_mask_portable(e0, e1, e2, lane);
+#endif
+}
+
+// A grid of 4×2 blocks whose three edge functions take only int32 values at its pixel
+// centres: small triangles, and the cut squares of moderate ones (W4's 10-pixel
+// triangles, W5's 200-pixel ones). Four lanes per 32-bit add where the exact form needs
+// one int64 add per lane pair, and no per-block in/out tests: the sign bits decide.
+//
+// The values are kept modulo 2^32 (uint32, whose wrap-around is defined): every true
+// value at a pixel centre of the grid fits in int32, so its residue read as int32 is
+// exact, whatever the intermediate steps (one block past the last column) wrap to.
+struct GridEdges {
+  std::uint32_t c[3];   // edge k at the grid's first pixel centre, top-left bias included
+  std::uint32_t sx[3];  // its step one pixel right
+  std::uint32_t sy[3];  // and one pixel down
+};
+
+// Fills `out` for a grid of rows × cols blocks when every edge function value at its
+// pixel centres lies in int32, and returns whether it does. c: the exact edge functions
+// at the first pixel centre; sx, sy: their steps (|sx|, |sy| < 2^40, as the guard band
+// gives). Each function is linear, so its extremes over the grid sit at its corners.
+inline bool grid_edges_fit(const std::int64_t (&c)[3], const std::int64_t (&sx)[3], const std::int64_t (&sy)[3],
+                           std::int32_t rows, std::int32_t cols, GridEdges& out) {
+  const std::int64_t w = 4 * std::int64_t{cols} - 1, h = 2 * std::int64_t{rows} - 1;
+  for (int k = 0; k < 3; ++k) {
+    const std::int64_t lo = c[k] + std::min<std::int64_t>(0, sx[k] * w) + std::min<std::int64_t>(0, sy[k] * h);
+    const std::int64_t hi = c[k] + std::max<std::int64_t>(0, sx[k] * w) + std::max<std::int64_t>(0, sy[k] * h);
+    if (lo < std::numeric_limits<std::int32_t>::min() || hi > std::numeric_limits<std::int32_t>::max()) return false;
+    out.c[k] = static_cast<std::uint32_t>(c[k]);
+    out.sx[k] = static_cast<std::uint32_t>(sx[k]);
+    out.sy[k] = static_cast<std::uint32_t>(sy[k]);
+  }
+  return true;
+}
+
+// masks[row · stride + col] = the lanes of block (col, row) — at pixel (4·col, 2·row) from
+// the grid's first — where all three edge functions are ≥ 0. The definition the SSE2 form
+// must match: each lane's values evaluated afresh, their OR's sign bit read.
+inline void grid_block_masks_portable(const GridEdges& g, std::int32_t rows, std::int32_t cols, std::uint8_t* masks,
+                                      std::ptrdiff_t stride) {
+  for (std::int32_t row = 0; row < rows; ++row)
+    for (std::int32_t col = 0; col < cols; ++col) {
+      int m = 0;
+      for (int i = 0; i < 8; ++i) {
+        const auto px = static_cast<std::uint32_t>(4 * col + i % 4), py = static_cast<std::uint32_t>(2 * row + i / 4);
+        std::uint32_t any = 0;
+        for (int k = 0; k < 3; ++k) any |= g.c[k] + px * g.sx[k] + py * g.sy[k];
+        m |= static_cast<int>(static_cast<std::int32_t>(any) >= 0) << i;
+      }
+      masks[row * stride + col] = static_cast<std::uint8_t>(m);
+    }
+}
+
+#if defined(__SSE2__)
+// SSE2: per edge, a vector for each of the block's two pixel rows, stepped by adds from
+// block to block; one movmskps per row reads the lanes' signs.
+inline void grid_block_masks_sse2(const GridEdges& g, std::int32_t rows, std::int32_t cols, std::uint8_t* masks,
+                                  std::ptrdiff_t stride) {
+  __m128i top[3], bottom[3], right[3], down[3];
+  for (int k = 0; k < 3; ++k) {
+    const std::uint32_t c = g.c[k], sx = g.sx[k];
+    top[k] = _mm_setr_epi32(static_cast<int>(c), static_cast<int>(c + sx), static_cast<int>(c + 2 * sx),
+                            static_cast<int>(c + 3 * sx));
+    bottom[k] = _mm_add_epi32(top[k], _mm_set1_epi32(static_cast<int>(g.sy[k])));
+    right[k] = _mm_set1_epi32(static_cast<int>(4 * sx));
+    down[k] = _mm_set1_epi32(static_cast<int>(2 * g.sy[k]));
+  }
+  for (std::int32_t row = 0; row < rows; ++row) {
+    __m128i t0 = top[0], t1 = top[1], t2 = top[2], b0 = bottom[0], b1 = bottom[1], b2 = bottom[2];
+    std::uint8_t* out = masks + row * stride;
+    for (std::int32_t col = 0; col < cols; ++col) {
+      const int outside = _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(_mm_or_si128(t0, t1), t2))) |
+                          _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(_mm_or_si128(b0, b1), b2))) << 4;
+      out[col] = static_cast<std::uint8_t>(~outside);
+      t0 = _mm_add_epi32(t0, right[0]);
+      t1 = _mm_add_epi32(t1, right[1]);
+      t2 = _mm_add_epi32(t2, right[2]);
+      b0 = _mm_add_epi32(b0, right[0]);
+      b1 = _mm_add_epi32(b1, right[1]);
+      b2 = _mm_add_epi32(b2, right[2]);
+    }
+    for (int k = 0; k < 3; ++k) {
+      top[k] = _mm_add_epi32(top[k], down[k]);
+      bottom[k] = _mm_add_epi32(bottom[k], down[k]);
+    }
+  }
+}
+#endif
+
+inline void grid_block_masks(const GridEdges& g, std::int32_t rows, std::int32_t cols, std::uint8_t* masks,
+                             std::ptrdiff_t stride) {
+#if defined(__SSE2__)
+  grid_block_masks_sse2(g, rows, cols, masks, stride);
+#else
+  grid_block_masks_portable(g, rows, cols, masks, stride);
 #endif
 }
 

@@ -270,9 +270,11 @@ struct Edges {
 
 // The SIMD path (span.h): coverage of 4×2 blocks by hierarchical descent — the tile's part
 // of the triangle, then 16×16 squares, then blocks, each wholly in, wholly out or split —
-// and one block-kernel call for the lot. Inside a square the edge functions step from
-// block to block by adds (exact in int64, as everywhere), and only split blocks look at
-// their pixels. A small triangle (a few blocks) skips the square level.
+// and one block-kernel call for the lot. A small triangle (a few blocks) skips the square
+// level. Where a run of blocks' edge functions fit in int32 (coverage.h: GridEdges), four
+// lanes are tested per add and the sign bits give the masks; elsewhere, inside a square,
+// the int64 edge functions step from block to block by adds (exact, as everywhere), and
+// only split blocks look at their pixels.
 void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rect& r, TileCounters& counters) {
   constexpr std::int32_t kBlockW = 4, kBlockH = 2, kSquare = 16;
   constexpr std::int32_t kMaxCols = BlockGrid::kMaxCols, kMaxRows = BlockGrid::kMaxRows;
@@ -281,12 +283,15 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
   constexpr std::int32_t kSmallBlocks = 16;
   static_assert(kTileSize % kSquare == 0 && kSquare % kBlockW == 0 && kSquare % kBlockH == 0);
   const Edges edges(t);
-  const int r_class = edges.classify(r.left, r.top, r.right - r.left, r.bottom - r.top);
-  if (r_class < 0) return;  // the triangle's bounds reach this tile, the triangle does not
   // The blocks r touches: masks[row][col] is the block at (bx0 + 4·col, by0 + 2·row).
   const std::int32_t bx0 = r.left & ~(kBlockW - 1), by0 = r.top & ~(kBlockH - 1);
   const std::int32_t cols = ((r.right - 1) & ~(kBlockW - 1)) / kBlockW - bx0 / kBlockW + 1;
   const std::int32_t rows = ((r.bottom - 1) & ~(kBlockH - 1)) / kBlockH - by0 / kBlockH + 1;
+  const bool small = rows * cols <= kSmallBlocks;
+  // A small grid goes straight to its blocks; a larger one first asks whether the
+  // triangle reaches r at all, or covers it whole.
+  const int r_class = small ? 0 : edges.classify(r.left, r.top, r.right - r.left, r.bottom - r.top);
+  if (r_class < 0) return;  // the triangle's bounds reach this tile, the triangle does not
   std::uint8_t masks[kMaxRows][kMaxCols];
   // Lanes inside r for the first / last column and row of blocks (all lanes elsewhere):
   // lane i is at (i % 4, i / 4) in its block. The first column keeps the lanes from
@@ -300,31 +305,44 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
   if (r_class == 1) {
     for (std::int32_t row = 0; row < rows; ++row) std::memset(masks[row], 0xFF, static_cast<std::size_t>(cols));
   } else {
-    // Per edge: the step one pixel right and down, the block's extremes relative to its
-    // origin, and each lane's offset.
-    std::int64_t sx[3], sy[3], lo_off[3], hi_off[3], lane[3][8];
+    // Per edge: the step one pixel right and down, and the block's extremes relative to
+    // its origin.
+    std::int64_t sx[3], sy[3], lo_off[3], hi_off[3];
     for (int e = 0; e < 3; ++e) {
       sx[e] = -edges.dy[e] * kSubpixelOne;
       sy[e] = edges.dx[e] * kSubpixelOne;
       lo_off[e] = std::min<std::int64_t>(0, (kBlockW - 1) * sx[e]) + std::min<std::int64_t>(0, (kBlockH - 1) * sy[e]);
       hi_off[e] = std::max<std::int64_t>(0, (kBlockW - 1) * sx[e]) + std::max<std::int64_t>(0, (kBlockH - 1) * sy[e]);
-      for (int i = 0; i < 4; ++i) {  // adds: AVX2 has no 64-bit multiply
-        lane[e][i] = i == 0 ? 0 : lane[e][i - 1] + sx[e];
-        lane[e][i + 4] = lane[e][i] + sy[e];
-      }
     }
-    // Blocks [c0, c1) × [w0, w1) (in block units of masks), whose first block's edge
-    // functions are e0, e1, e2; `whole` says a square already found them all inside.
+    // Each lane's offset from its block's origin, for the int64 split-block test; set up
+    // the first time a run of blocks does not fit in int32.
+    std::int64_t lane[3][8];
+    bool lanes_set = false;
+    // Blocks [c0, c1) × [w0, w1) (in block units of masks); `whole` says a square already
+    // found them all inside.
     auto cover = [&](std::int32_t w0, std::int32_t w1, std::int32_t c0, std::int32_t c1, bool whole) {
+      if (whole) {
+        for (std::int32_t row = w0; row < w1; ++row) std::memset(&masks[row][c0], 0xFF, static_cast<std::size_t>(c1 - c0));
+        return;
+      }
       const std::int32_t x = bx0 + c0 * kBlockW, y = by0 + w0 * kBlockH;
       std::int64_t row0 = edges.at(0, x, y), row1 = edges.at(1, x, y), row2 = edges.at(2, x, y);
+      GridEdges grid;
+      if (grid_edges_fit({row0, row1, row2}, sx, sy, w1 - w0, c1 - c0, grid))
+        return grid_block_masks(grid, w1 - w0, c1 - c0, &masks[w0][c0], kMaxCols);
+      if (!lanes_set) {
+        for (int e = 0; e < 3; ++e)
+          for (int i = 0; i < 4; ++i) {  // adds: AVX2 has no 64-bit multiply
+            lane[e][i] = i == 0 ? 0 : lane[e][i - 1] + sx[e];
+            lane[e][i + 4] = lane[e][i] + sy[e];
+          }
+        lanes_set = true;
+      }
       for (std::int32_t row = w0; row < w1; ++row) {
         std::int64_t e0 = row0, e1 = row1, e2 = row2;
         for (std::int32_t col = c0; col < c1; ++col) {
           int m = 0;
-          if (whole) {
-            m = 0xFF;
-          } else if (e0 + hi_off[0] >= 0 && e1 + hi_off[1] >= 0 && e2 + hi_off[2] >= 0) {  // not wholly outside
+          if (e0 + hi_off[0] >= 0 && e1 + hi_off[1] >= 0 && e2 + hi_off[2] >= 0) {  // not wholly outside
             if (e0 + lo_off[0] >= 0 && e1 + lo_off[1] >= 0 && e2 + lo_off[2] >= 0) {
               m = 0xFF;
             } else {
@@ -341,7 +359,7 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
         row2 += kBlockH * sy[2];
       }
     };
-    if (rows * cols <= kSmallBlocks) {
+    if (small) {
       cover(0, rows, 0, cols, false);
     } else {
       // Squares of kSquare pixels aligned in the tile; rows and columns in block units.
@@ -371,6 +389,12 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
   for (std::int32_t col = 0; col < cols; ++col) {
     masks[0][col] &= static_cast<std::uint8_t>(row_first);
     masks[rows - 1][col] &= static_cast<std::uint8_t>(row_last);
+  }
+  if (small) {  // the test classify would have made: is any pixel covered at all?
+    std::uint8_t any = 0;
+    for (std::int32_t row = 0; row < rows; ++row)
+      for (std::int32_t col = 0; col < cols; ++col) any |= masks[row][col];
+    if (any == 0) return;
   }
   const BlockGrid grid{bx0, by0, rows, cols, masks};
   t.fast->kernel(*t.fast, t, chunk.planes.data() + t.planes, grid, counters);

@@ -1,9 +1,12 @@
-// The lane coverage of a split 4×2 block (rasterizer/coverage.h): the portable form
-// against the rule, and on x86 the SSE2 form the rasterizer runs against the portable
-// form, which x86 builds otherwise never run.
+// The lane coverage of 4×2 blocks (rasterizer/coverage.h): of a split block in int64 and
+// of a grid of blocks in int32, each portable form against the rule, and on x86 the SSE2
+// form the rasterizer runs against both, as x86 builds otherwise never run the portable
+// forms.
 #include <doctest/doctest.h>
 
+#include <climits>
 #include <cstdint>
+#include <cstring>
 #include <random>
 
 #include "coverage.h"
@@ -60,4 +63,113 @@ TEST_CASE("coverage: the rasterizer's split-block mask equals the rule and the p
     REQUIRE(dp2::raster::split_block_mask_sse2(e[0], e[1], e[2], lane) == want);
 #endif
   }
+}
+
+namespace {
+
+// A triangle's edge functions as tile.cpp's Edges defines them, in exact int64: edge k runs
+// from vertex k to k + 1 (subpixel coordinates, 8 fraction bits, positive orientation),
+// E_k(px, py) = dx·(py·256 − y_k) − dy·(px·256 − x_k) + bias_k, with bias 0 on a top or
+// left edge (dy < 0, or dy = 0 and dx > 0) and −1 elsewhere.
+struct RuleEdges {
+  std::int64_t dx[3], dy[3], x[3], y[3], bias[3];
+  RuleEdges(const std::int64_t (&vx)[3], const std::int64_t (&vy)[3]) {
+    for (int k = 0; k < 3; ++k) {
+      dx[k] = vx[(k + 1) % 3] - vx[k];
+      dy[k] = vy[(k + 1) % 3] - vy[k];
+      x[k] = vx[k];
+      y[k] = vy[k];
+      bias[k] = dy[k] < 0 || (dy[k] == 0 && dx[k] > 0) ? 0 : -1;
+    }
+  }
+  std::int64_t at(int k, std::int64_t px, std::int64_t py) const {
+    return dx[k] * (py * 256 - y[k]) - dy[k] * (px * 256 - x[k]) + bias[k];
+  }
+  bool covers(std::int64_t px, std::int64_t py) const { return at(0, px, py) >= 0 && at(1, px, py) >= 0 && at(2, px, py) >= 0; }
+};
+
+}  // namespace
+
+TEST_CASE("coverage: a grid of blocks in int32 covers exactly the pixel centres the rule covers") {
+  // Random triangles up to 40 pixels across around a grid up to 8 × 8 blocks (32 × 16
+  // pixels) at a random place, their vertices anywhere in subpixels: each lane's mask bit
+  // must be the rule's answer at that pixel centre.
+  std::mt19937_64 rng(0xB10C);
+  std::uniform_int_distribution<std::int64_t> origin(-2000, 2000), spread(-40 * 256, 40 * 256);
+  std::uniform_int_distribution<int> size(1, 8);
+  int fitted = 0, covered = 0;
+  for (int n = 0; n < 20000; ++n) {
+    const std::int64_t gx = origin(rng), gy = origin(rng);  // the grid's first pixel
+    const std::int32_t rows = size(rng), cols = size(rng);
+    std::int64_t vx[3], vy[3];
+    for (int k = 0; k < 3; ++k) {
+      vx[k] = gx * 256 + 16 * 128 + spread(rng);
+      vy[k] = gy * 256 + 8 * 128 + spread(rng);
+    }
+    // Positive orientation, as setup leaves every triangle.
+    const std::int64_t area = (vx[1] - vx[0]) * (vy[2] - vy[0]) - (vx[2] - vx[0]) * (vy[1] - vy[0]);
+    if (area == 0) continue;
+    if (area < 0) {
+      std::swap(vx[1], vx[2]);
+      std::swap(vy[1], vy[2]);
+    }
+    const RuleEdges rule(vx, vy);
+    const std::int64_t c[3] = {rule.at(0, gx, gy), rule.at(1, gx, gy), rule.at(2, gx, gy)};
+    const std::int64_t sx[3] = {-rule.dy[0] * 256, -rule.dy[1] * 256, -rule.dy[2] * 256};
+    const std::int64_t sy[3] = {rule.dx[0] * 256, rule.dx[1] * 256, rule.dx[2] * 256};
+    dp2::raster::GridEdges g;
+    if (!dp2::raster::grid_edges_fit(c, sx, sy, rows, cols, g)) continue;
+    ++fitted;
+    constexpr std::ptrdiff_t kStride = 9;  // wider than the grid: rows land at their stride
+    std::uint8_t portable[8 * kStride], fast[8 * kStride];
+    std::memset(portable, 0xA5, sizeof portable);
+    std::memset(fast, 0xA5, sizeof fast);
+    dp2::raster::grid_block_masks_portable(g, rows, cols, portable, kStride);
+    dp2::raster::grid_block_masks(g, rows, cols, fast, kStride);
+    for (std::int32_t row = 0; row < rows; ++row)
+      for (std::int32_t col = 0; col < cols; ++col) {
+        int want = 0;
+        for (int i = 0; i < 8; ++i)
+          if (rule.covers(gx + 4 * col + i % 4, gy + 2 * row + i / 4)) want |= 1 << i;
+        covered += want != 0;
+        REQUIRE(portable[row * kStride + col] == want);
+        REQUIRE(fast[row * kStride + col] == want);
+      }
+    // Bytes outside the grid are left alone.
+    for (std::int32_t row = 0; row < 8; ++row)
+      for (std::int32_t col = cols; col < kStride; ++col) REQUIRE(fast[row * kStride + col] == 0xA5);
+  }
+  CHECK(fitted > 10000);  // 40-pixel triangles fit in int32: the cases above ran
+  CHECK(covered > 10000);
+}
+
+TEST_CASE("coverage: a grid fits in int32 exactly when every pixel centre's value does") {
+  // One edge with steps sx = 1 and sy = 0 across a 1 × 1 grid (4 × 2 pixels): its values
+  // are c … c + 3. The other two edges are 0 everywhere.
+  dp2::raster::GridEdges g;
+  const std::int64_t sx[3] = {1, 0, 0}, sy[3] = {0, 0, 0};
+  constexpr std::int64_t kMax = INT32_MAX, kMin = INT32_MIN;
+  CHECK(dp2::raster::grid_edges_fit({kMax - 3, 0, 0}, sx, sy, 1, 1, g));
+  CHECK_FALSE(dp2::raster::grid_edges_fit({kMax - 2, 0, 0}, sx, sy, 1, 1, g));
+  CHECK(dp2::raster::grid_edges_fit({kMin, 0, 0}, sx, sy, 1, 1, g));
+  CHECK_FALSE(dp2::raster::grid_edges_fit({kMin - 1, 0, 0}, sx, sy, 1, 1, g));
+  // Down the grid: sy = −1 over 3 rows of blocks reaches c − 5.
+  const std::int64_t down[3] = {-1, 0, 0};
+  CHECK(dp2::raster::grid_edges_fit({kMin + 5, 0, 0}, sx, down, 3, 1, g));
+  CHECK_FALSE(dp2::raster::grid_edges_fit({kMin + 4, 0, 0}, sx, down, 3, 1, g));
+  // At the limits, the masks still read the signs right: c = INT32_MIN … INT32_MIN + 3
+  // (all negative) gives no lanes, c = INT32_MAX − 3 … INT32_MAX all.
+  std::uint8_t m = 0xA5;
+  REQUIRE(dp2::raster::grid_edges_fit({kMin, 0, 0}, sx, sy, 1, 1, g));
+  dp2::raster::grid_block_masks(g, 1, 1, &m, 1);
+  CHECK(m == 0);
+  REQUIRE(dp2::raster::grid_edges_fit({kMax - 3, 0, 0}, sx, sy, 1, 1, g));
+  dp2::raster::grid_block_masks(g, 1, 1, &m, 1);
+  CHECK(m == 0xFF);
+  // −2 … +1: lanes 2, 3 of each row (values 0, 1) are in.
+  REQUIRE(dp2::raster::grid_edges_fit({-2, 0, 0}, sx, sy, 1, 1, g));
+  dp2::raster::grid_block_masks(g, 1, 1, &m, 1);
+  CHECK(m == 0xCC);
+  dp2::raster::grid_block_masks_portable(g, 1, 1, &m, 1);
+  CHECK(m == 0xCC);
 }
