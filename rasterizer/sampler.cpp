@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "dp2raster/formats.h"
+#include "mip_select.h"
 
 namespace dp2::raster {
 namespace {
@@ -21,25 +22,16 @@ namespace {
 // D3D9 maps texel i to [i/n, (i+1)/n): its centre is at (i + 0.5)/n, so bilinear
 // filtering reads texels around u·n − 0.5.
 constexpr float kTexelCentre = 0.5f;
-// MIPFILTER POINT picks the nearest level: floor(λ' + 0.5).
-constexpr float kMipRoundHalf = 0.5f;
 // Texel coordinates are clamped to ±2^30 before the integer conversion: floats carry no
 // fraction beyond 2^24 anyway, and this keeps floor() → int64 defined for huge or
 // infinite u·n. NaN coordinates read as 0.
 constexpr float kMaxTexelCoord = 1073741824.0f;  // 2^30
-// LODs are clamped to ±64 (far beyond kMaxMipLevels); NaN reads as 0 (magnification).
-constexpr float kMaxLod = 64.0f;
 
 constexpr Color kTransparentBlack{0.0f, 0.0f, 0.0f, 0.0f};
 
 float finite_coord(float x) noexcept {
   if (std::isnan(x)) return 0.0f;
   return std::clamp(x, -kMaxTexelCoord, kMaxTexelCoord);
-}
-
-float finite_lod(float lod) noexcept {
-  if (std::isnan(lod)) return 0.0f;
-  return std::clamp(lod, -kMaxLod, kMaxLod);
 }
 
 float lerp(float a, float b, float t) noexcept { return a * (1.0f - t) + b * t; }
@@ -145,44 +137,11 @@ LevelSample sample_level(const TextureView& texture, const SamplerState& state, 
 }  // namespace
 
 float compute_lod(float dudx, float dvdx, float dudy, float dvdy) noexcept {
-  // λ = log2(max(sqrt(dudx² + dvdx²), sqrt(dudy² + dvdy²))). sqrt is correctly rounded
-  // and monotonic, so taking the max of the squared lengths first gives the same bits
-  // with one sqrt.
-  const float len_x2 = dudx * dudx + dvdx * dvdx;
-  const float len_y2 = dudy * dudy + dvdy * dvdy;
-  return std::log2(std::sqrt(std::max(len_x2, len_y2)));
+  return lod_from_derivatives(dudx, dvdx, dudy, dvdy);
 }
 
 MipChoice choose_mip(const TextureView& texture, const SamplerState& state, float lod) noexcept {
-  MipChoice out;
-  const std::uint32_t count = std::min(texture.levels, kMaxMipLevels);
-  const float lambda = finite_lod(lod + state.lod_bias);
-  const Filter filter = lambda <= 0.0f ? state.mag : state.min;
-  out.linear = filter == Filter::kLinear || filter == Filter::kAnisotropic;
-  if (count == 0) return out;
-
-  const std::uint32_t last = count - 1;
-  const std::uint32_t most_detailed = std::min(state.max_mip_level, last);
-  const float lo = static_cast<float>(most_detailed), hi = static_cast<float>(last);
-
-  out.level0 = most_detailed;
-  switch (state.mip) {
-    case Filter::kPoint:
-      out.level0 = static_cast<std::uint32_t>(std::clamp(std::floor(lambda + kMipRoundHalf), lo, hi));
-      break;
-    case Filter::kLinear:
-    case Filter::kAnisotropic: {
-      const float l = std::clamp(lambda, lo, hi);
-      const float lf = std::floor(l);
-      out.level0 = static_cast<std::uint32_t>(lf);
-      out.fraction = l - lf;  // 0 when l == hi, so level0 + 1 stays in range
-      break;
-    }
-    case Filter::kNone:
-    default:
-      break;
-  }
-  return out;
+  return select_mip(texture, state, lod);
 }
 
 Color sample(const TextureView& texture, const SamplerState& state, float u, float v, float lod,

@@ -15,6 +15,7 @@
 
 #include "scene.h"
 #include "dp2raster/sampler.h"
+#include "mip_select.h"
 #include "simd/simd.h"
 #include "span.h"
 
@@ -224,7 +225,7 @@ DP2_INLINE Color8 sample_levels(const FastDraw& d, const LevelParams& l, F8 u, F
 
 // sample() for the block with per-quad LOD: each 2×2 quad computes its LOD from its
 // pixels 0, 1, 2 (quad_lods() in pixel.cpp) and chooses its level(s) and filter
-// (choose_mip(), shared with the scalar sampler).
+// (choose_mip(), shared with the scalar sampler, inlined from mip_select.h).
 template <bool kAlpha, bool kInRange>
 [[gnu::noinline]] Color8 sample_mip(const FastDraw& d, F8 u, F8 v) {
   alignas(32) float us[8], vs[8];
@@ -237,7 +238,7 @@ template <bool kAlpha, bool kInRange>
     const int p0 = 2 * q, p1 = p0 + 1, p2 = p0 + 4;  // the quad's pixels (0,0), (1,0), (0,1)
     const float dudx = (us[p1] - us[p0]) * w0, dvdx = (vs[p1] - vs[p0]) * h0;
     const float dudy = (us[p2] - us[p0]) * w0, dvdy = (vs[p2] - vs[p0]) * h0;
-    mip[q] = choose_mip(*d.texture, *d.sampler, compute_lod(dudx, dvdx, dudy, dvdy));
+    mip[q] = select_mip(*d.texture, *d.sampler, lod_from_derivatives(dudx, dvdx, dudy, dvdy));
   }
   const I8 quad_a = load_i(kQuadA);
   const Color8 c0 =
