@@ -76,6 +76,7 @@ void Chunk::order_triangles_by_tile() {
 
 void Chunk::reset() {
   clears.clear();
+  draws.clear();
   triangles.clear();
   planes.clear();
   lines.clear();

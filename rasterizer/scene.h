@@ -57,16 +57,17 @@ inline constexpr int kDiffusePlanes = 4;
 // A triangle keeps only what the raster reads (a full Vertex is ~180 bytes, mostly eight
 // texture coordinate sets no stage may read): W4's million triangles must fit in memory.
 //
-// Aligned to a cache line, and 3 lines long: a tile fetches exactly its lines (tile.cpp
-// prefetches them), never a fourth one it straddles into.
+// What it shares with the rest of its draw is one index into its chunk's draws
+// (ChunkDraw), and its planes' reference pixel is its bounds' top-left corner, so the
+// record is 2 cache lines, not 3: W4 writes, reorders and reads back a million a frame.
+// Aligned to a cache line: a tile fetches exactly its lines (tile.cpp prefetches them),
+// never a third one it straddles into.
 struct alignas(64) TrianglePrim {
   // User-provided, so a new triangle (emplace_back) is not zeroed first: its planes stay
   // uninitialised until set_up_planes writes every one (setup.cpp).
   TrianglePrim() noexcept {}
 
-  const DrawState* state = nullptr;
-  FragmentKernel kernel = nullptr;
-  const FastDraw* fast = nullptr;     // the SIMD block kernel's view of the state, or none
+  std::uint32_t draw = 0;             // its draw in Chunk::draws
   // Snapped, oriented so the signed area is positive. |value| ≤ 2^28 (see above), so they
   // are stored in 32 bits; edge arithmetic widens them to int64 first.
   std::int32_t x[3] = {}, y[3] = {};
@@ -81,16 +82,25 @@ struct alignas(64) TrianglePrim {
   static constexpr std::uint8_t kNoSpecular = 0xFF;
   std::uint8_t specular = kNoSpecular;
   float w = 1.0f;                     // eye w when !perspective
-  std::int32_t ox = 0, oy = 0;        // the planes' reference pixel
   Plane z, q;                         // q: rhw (perspective only)
   Plane diffuse[kDiffusePlanes];      // r, g, b, a
   // The triangle's planes in Chunk::planes from index `planes`: u and v of each set in
   // sampled_texcoord_sets(*state), in ascending order, then the specular planes when
-  // read. Out of line, so a triangle is 3 cache lines, not 4–5, for the tiles to fetch.
+  // read. Out of line, so a triangle is 2 cache lines, not 4–5, for the tiles to fetch.
   std::uint32_t planes = 0;
   Rect bounds;                        // pixels, clipped to the draw's clip rect
+  // The planes' reference pixel.
+  std::int32_t ox() const noexcept { return bounds.left; }
+  std::int32_t oy() const noexcept { return bounds.top; }
 };
-static_assert(sizeof(TrianglePrim) <= 3 * 64, "a triangle record is at most three cache lines");
+static_assert(sizeof(TrianglePrim) == 2 * 64, "a triangle record is two cache lines");
+
+// What the triangles of one draw in one chunk share (TrianglePrim::draw indexes them).
+struct ChunkDraw {
+  const DrawState* state = nullptr;
+  FragmentKernel kernel = nullptr;
+  const FastDraw* fast = nullptr;  // the SIMD block kernel's view of the state, or none
+};
 
 struct LinePrim {
   const DrawState* state = nullptr;
@@ -130,6 +140,7 @@ struct BinEntry {
 // draw allocates nothing (the scene's arena).
 struct Chunk {
   std::vector<ClearCommand> clears;
+  std::vector<ChunkDraw> draws;  // one per draw set up into this chunk
   std::vector<TrianglePrim> triangles;
   std::vector<Plane> planes;  // TrianglePrim::planes indexes this
   std::vector<LinePrim> lines;

@@ -120,8 +120,8 @@ class PlaneBuilder {
       py_[i] = static_cast<double>(t.y[i]) / static_cast<double>(kSubpixelOne);
     }
     inv_det_ = static_cast<double>(kSubpixelOne) * static_cast<double>(kSubpixelOne) / static_cast<double>(area);
-    ox_ = t.ox;
-    oy_ = t.oy;
+    ox_ = t.ox();
+    oy_ = t.oy();
   }
   Plane operator()(double a0, double a1, double a2) const noexcept {
     const double ex1 = px_[1] - px_[0], ey1 = py_[1] - py_[0], ex2 = px_[2] - px_[0], ey2 = py_[2] - py_[0];
@@ -172,8 +172,6 @@ struct DrawJob {
 void set_up_planes(TrianglePrim& t, std::int64_t area, const DrawJob& job, const Vertex* const (&v)[3],
                    std::vector<Plane>& planes) {
   const DrawState& state = *job.state;
-  t.ox = t.bounds.left;
-  t.oy = t.bounds.top;
   const PlaneBuilder plane(t, area);
   const float r0 = v[0]->rhw, r1 = v[1]->rhw, r2 = v[2]->rhw;
   const bool valid = std::isfinite(r0) && std::isfinite(r1) && std::isfinite(r2) && r0 > 0 && r1 > 0 && r2 > 0;
@@ -270,9 +268,7 @@ void set_up_triangle(Chunk& scene, const DrawJob& job, const Vertex& a, const Ve
   for (std::size_t line = 0; line < sizeof(TrianglePrim); line += 64)
     __builtin_prefetch(reinterpret_cast<const void*>(ahead + line), 1);
   TrianglePrim& t = scene.triangles.emplace_back();
-  t.state = &state;
-  t.kernel = kernel;
-  t.fast = job.fast;
+  t.draw = static_cast<std::uint32_t>(scene.draws.size() - 1);  // set_up_range added it
   t.back_facing = area < 0;
   // Orient to positive area. The first vertex stays first: FLAT takes its colours.
   const int order[3] = {0, area > 0 ? 1 : 2, area > 0 ? 2 : 1};
@@ -396,6 +392,7 @@ void set_up_batch(Chunk& chunk, const DrawJob& job, std::size_t first, std::size
 // Sets up primitives [first, last) of the draw into `chunk`, fetching their vertices a
 // batch at a time. Any thread: reads only the job and writes only the chunk.
 void set_up_range(Chunk& chunk, const DrawJob& job, std::size_t first, std::size_t last) {
+  chunk.draws.push_back({job.state, job.kernel, job.fast});
   Vertex centre;
   if (job.topology == Topology::kTriangleFan) fetch_stream(job, 0, 1, &centre);
   if (chunk.vertex_batch.size() < kBatchVertices) chunk.vertex_batch.resize(kBatchVertices);

@@ -385,8 +385,8 @@ DP2_INLINE F8 table_fog(const FastDraw& d, F8 dist) {
 bool in_range_coords(const FastDraw& d, const TrianglePrim& t, const Plane* tri_planes, const BlockGrid& g) {
   constexpr double kLimit = 536870912.0;  // 2^29, half finite_coord's clamp
   constexpr double kRoundingRoom = 1.001;  // float evaluation error, far below 0.1%
-  const double fx0 = g.x0 - t.ox, fx1 = fx0 + 4.0 * g.cols - 1.0;
-  const double fy0 = g.y0 - t.oy, fy1 = fy0 + 2.0 * g.rows - 1.0;
+  const double fx0 = g.x0 - t.ox(), fx1 = fx0 + 4.0 * g.cols - 1.0;
+  const double fy0 = g.y0 - t.oy(), fy1 = fy0 + 2.0 * g.rows - 1.0;
   // fabs from math.h and a plain ternary: no inline function of a shared header here.
   auto larger = [](double a, double b) { return a > b ? a : b; };
   auto extent = [&](const Plane& p) {
@@ -442,7 +442,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   // for the set-up and at each row: straight-line tests of loop-invariant flags, where an
   // index list of the used slots cost a dependent load and store per plane and row.
   GridPlane planes[kGridPlanes];
-  const std::int32_t fx0 = g.x0 - t.ox;
+  const std::int32_t fx0 = g.x0 - t.ox();
   const bool z_plane = kDepth || (fog == FastDraw::Fog::kTable && !d.fog_on_w);
   auto for_each_plane = [&](auto&& f) DP2_LAMBDA_INLINE {
     if (z_plane) f(kPlaneZ, t.z);
@@ -467,7 +467,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
     const std::uint8_t* masks = g.masks[row];
     const std::int32_t y = g.y0 + 2 * row;
     const bool row_inside = y + 2 <= height;
-    const F8 fy = to_float(splat_i(y - t.oy) + lane_y);
+    const F8 fy = to_float(splat_i(y - t.oy()) + lane_y);
     bool row_started = false;
     for (std::int32_t k = 0; k < g.cols; ++k) {
       const int covered = masks[k];

@@ -275,7 +275,8 @@ struct Edges {
 // lanes are tested per add and the sign bits give the masks; elsewhere, inside a square,
 // the int64 edge functions step from block to block by adds (exact, as everywhere), and
 // only split blocks look at their pixels.
-void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rect& r, TileCounters& counters) {
+void raster_triangle_blocks(const Chunk& chunk, const FastDraw& fast, const TrianglePrim& t, const Rect& r,
+                            TileCounters& counters) {
   constexpr std::int32_t kBlockW = 4, kBlockH = 2, kSquare = 16;
   constexpr std::int32_t kMaxCols = BlockGrid::kMaxCols, kMaxRows = BlockGrid::kMaxRows;
   static_assert(kMaxCols * kBlockW == kTileSize && kMaxRows * kBlockH == kTileSize);
@@ -397,13 +398,14 @@ void raster_triangle_blocks(const Chunk& chunk, const TrianglePrim& t, const Rec
     if (any == 0) return;
   }
   const BlockGrid grid{bx0, by0, rows, cols, masks};
-  t.fast->kernel(*t.fast, t, chunk.planes.data() + t.planes, grid, counters);
+  fast.kernel(fast, t, chunk.planes.data() + t.planes, grid, counters);
 }
 
 void raster_triangle(const Chunk& chunk, const TrianglePrim& t, const Rect& tile, TileCounters& counters) {
   const Rect r = intersect(t.bounds, tile);
   if (r.empty()) return;
-  if (t.fast) return raster_triangle_blocks(chunk, t, r, counters);
+  const ChunkDraw& draw = chunk.draws[t.draw];
+  if (draw.fast) return raster_triangle_blocks(chunk, *draw.fast, t, r, counters);
   // Edge i runs from vertex i to vertex i+1; with the positive orientation the inside is
   // where every edge function is ≥ 0. Top-left rule (y down): an edge is "top" when it is
   // horizontal and runs in +x, "left" when it runs in −y; pixel centres exactly on any
@@ -424,7 +426,7 @@ void raster_triangle(const Chunk& chunk, const TrianglePrim& t, const Rect& tile
     const std::int64_t sx = std::int64_t{qx0} << kSubpixelBits, sy = std::int64_t{qy0} << kSubpixelBits;
     row[e] = dx * (sy - t.y[e]) - dy * (sx - t.x[e]);
   }
-  const DrawState& s = *t.state;
+  const DrawState& s = *draw.state;
   const bool lod_needed = needs_lod(s);
   const std::uint8_t sets = sampled_texcoord_sets(s);  // the layout setup stored them in
   const Plane* planes = chunk.planes.data() + t.planes;  // texture coordinates first
@@ -454,7 +456,7 @@ void raster_triangle(const Chunk& chunk, const TrianglePrim& t, const Rect& tile
         // Helper pixels (uncovered, 0–2) need only their texture coordinates, for the LOD.
         const bool helper = !covered[i] && lod_needed && i < 3;
         if (!covered[i] && !helper) continue;
-        const float fx = static_cast<float>(qx + (i & 1) - t.ox), fy = static_cast<float>(qy + (i >> 1) - t.oy);
+        const float fx = static_cast<float>(qx + (i & 1) - t.ox()), fy = static_cast<float>(qy + (i >> 1) - t.oy());
         const float w = eye_w(t, fx, fy);
         texcoords_from_planes(frag[i], t, planes, sets, fx, fy, w);
         if (helper) continue;
@@ -471,7 +473,7 @@ void raster_triangle(const Chunk& chunk, const TrianglePrim& t, const Rect& tile
       for (int i = 0; i < 4; ++i)
         if (covered[i]) {
           frag[i].lod = lod;
-          counters.pixels += t.kernel(s, frag[i]) ? 1 : 0;
+          counters.pixels += draw.kernel(s, frag[i]) ? 1 : 0;
         }
     }
   }
