@@ -51,6 +51,20 @@ inline int split_block_mask(std::int64_t e0, std::int64_t e1, std::int64_t e2, c
 #endif
 }
 
+// How far a linear function can move from its value at the first pixel centre of a
+// w × h rectangle of centres, one step sx per pixel right and sy per pixel down: its
+// extremes sit at the corners, so the least change is the sum of the negative corner
+// steps and the greatest the sum of the positive ones. The one form of this bound for the
+// rectangle classification, the block in / out tests and the int32 fit test.
+struct LinearRange {
+  std::int64_t lo, hi;
+};
+inline LinearRange linear_range(std::int64_t sx, std::int64_t sy, std::int64_t w, std::int64_t h) {
+  const std::int64_t across = sx * (w - 1), down = sy * (h - 1);
+  return {std::min<std::int64_t>(0, across) + std::min<std::int64_t>(0, down),
+          std::max<std::int64_t>(0, across) + std::max<std::int64_t>(0, down)};
+}
+
 // A grid of 4×2 blocks whose three edge functions take only int32 values at its pixel
 // centres: small triangles, and the cut squares of moderate ones (W4's 10-pixel
 // triangles, W5's 200-pixel ones). Four lanes per 32-bit add where the exact form needs
@@ -68,14 +82,13 @@ struct GridEdges {
 // Fills `out` for a grid of rows × cols blocks when every edge function value at its
 // pixel centres lies in int32, and returns whether it does. c: the exact edge functions
 // at the first pixel centre; sx, sy: their steps (|sx|, |sy| < 2^40, as the guard band
-// gives). Each function is linear, so its extremes over the grid sit at its corners.
+// gives).
 inline bool grid_edges_fit(const std::int64_t (&c)[3], const std::int64_t (&sx)[3], const std::int64_t (&sy)[3],
                            std::int32_t rows, std::int32_t cols, GridEdges& out) {
-  const std::int64_t w = 4 * std::int64_t{cols} - 1, h = 2 * std::int64_t{rows} - 1;
   for (int k = 0; k < 3; ++k) {
-    const std::int64_t lo = c[k] + std::min<std::int64_t>(0, sx[k] * w) + std::min<std::int64_t>(0, sy[k] * h);
-    const std::int64_t hi = c[k] + std::max<std::int64_t>(0, sx[k] * w) + std::max<std::int64_t>(0, sy[k] * h);
-    if (lo < std::numeric_limits<std::int32_t>::min() || hi > std::numeric_limits<std::int32_t>::max()) return false;
+    const LinearRange r = linear_range(sx[k], sy[k], 4 * std::int64_t{cols}, 2 * std::int64_t{rows});
+    if (c[k] + r.lo < std::numeric_limits<std::int32_t>::min() || c[k] + r.hi > std::numeric_limits<std::int32_t>::max())
+      return false;
     out.c[k] = static_cast<std::uint32_t>(c[k]);
     out.sx[k] = static_cast<std::uint32_t>(sx[k]);
     out.sy[k] = static_cast<std::uint32_t>(sy[k]);

@@ -258,11 +258,9 @@ struct Edges {
     bool inside = true;
     for (int e = 0; e < 3; ++e) {
       const std::int64_t c = at(e, x, y);
-      const std::int64_t sx = -dy[e] * kSubpixelOne * (w - 1), sy = dx[e] * kSubpixelOne * (h - 1);
-      const std::int64_t lo = c + std::min<std::int64_t>(0, sx) + std::min<std::int64_t>(0, sy);
-      const std::int64_t hi = c + std::max<std::int64_t>(0, sx) + std::max<std::int64_t>(0, sy);
-      if (hi < 0) return -1;
-      inside = inside && lo >= 0;
+      const LinearRange range = linear_range(-dy[e] * kSubpixelOne, dx[e] * kSubpixelOne, w, h);
+      if (c + range.hi < 0) return -1;
+      inside = inside && c + range.lo >= 0;
     }
     return inside ? 1 : 0;
   }
@@ -312,8 +310,9 @@ void raster_triangle_blocks(const Chunk& chunk, const FastDraw& fast, const Tria
     for (int e = 0; e < 3; ++e) {
       sx[e] = -edges.dy[e] * kSubpixelOne;
       sy[e] = edges.dx[e] * kSubpixelOne;
-      lo_off[e] = std::min<std::int64_t>(0, (kBlockW - 1) * sx[e]) + std::min<std::int64_t>(0, (kBlockH - 1) * sy[e]);
-      hi_off[e] = std::max<std::int64_t>(0, (kBlockW - 1) * sx[e]) + std::max<std::int64_t>(0, (kBlockH - 1) * sy[e]);
+      const LinearRange block = linear_range(sx[e], sy[e], kBlockW, kBlockH);
+      lo_off[e] = block.lo;
+      hi_off[e] = block.hi;
     }
     // Each lane's offset from its block's origin, for the int64 split-block test; set up
     // the first time a run of blocks does not fit in int32.

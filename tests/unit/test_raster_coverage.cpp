@@ -143,6 +143,17 @@ TEST_CASE("coverage: a grid of blocks in int32 covers exactly the pixel centres 
   CHECK(covered > 10000);
 }
 
+TEST_CASE("coverage: a linear function's range over a rectangle is set by its corners") {
+  // Steps +3 right, −2 down over 4 × 2 centres: the corners change it by 0, +9, −2 and +7.
+  const dp2::raster::LinearRange r = dp2::raster::linear_range(3, -2, 4, 2);
+  CHECK(r.lo == -2);
+  CHECK(r.hi == 9);
+  // One centre: no change either way.
+  const dp2::raster::LinearRange one = dp2::raster::linear_range(-5, 7, 1, 1);
+  CHECK(one.lo == 0);
+  CHECK(one.hi == 0);
+}
+
 TEST_CASE("coverage: a grid fits in int32 exactly when every pixel centre's value does") {
   // One edge with steps sx = 1 and sy = 0 across a 1 × 1 grid (4 × 2 pixels): its values
   // are c … c + 3. The other two edges are 0 everywhere.
