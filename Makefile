@@ -65,6 +65,7 @@ test: build asan
 	ctest --preset asan -j $(JOBS)
 	./build/release/examples/dp2demo build/demo-check > /dev/null
 	./build/release/examples/dp2bench --workload demo --frames 1 > /dev/null
+	./build/release/examples/dp2bench --workload W1 --target 16 --frames 1 --no-llvmpipe > /dev/null
 
 # The speed workloads of dp2bench (W1–W5 and the demo) against llvmpipe, on all of them.
 bench: build

@@ -187,6 +187,31 @@ double drawn_share(const std::byte* data, std::uint32_t w, std::uint32_t h, std:
   return static_cast<double>(drawn) / (static_cast<double>(w) * h);
 }
 
+// The same for a 16-bit target, whose cleared pixels hold `clear` exactly.
+double drawn_share16(const std::byte* data, std::uint32_t w, std::uint32_t h, std::uint16_t clear) {
+  std::size_t drawn = 0;
+  for (std::size_t i = 0; i < std::size_t{w} * h; ++i) {
+    std::uint16_t p;
+    std::memcpy(&p, data + 2 * i, 2);
+    drawn += p != clear;
+  }
+  return static_cast<double>(drawn) / (static_cast<double>(w) * h);
+}
+
+// The surfaces a workload renders into: the issue's X8R8G8B8 + D24S8, or the 16-bit pair
+// of D3D7-era games (R5G6B5 + D16, D3DRS_DITHERENABLE on), which emulators meet most.
+struct Target {
+  D3DFORMAT color = D3DFMT_X8R8G8B8, depth = D3DFMT_D24S8;
+  bool dither = false;
+  bool sixteen() const { return color == D3DFMT_R5G6B5; }
+};
+
+// kClearColor in R5G6B5, as a clear stores it: each channel round(c / 255 · max).
+std::uint16_t clear_color_565() {
+  auto q = [](DWORD c, int max) { return static_cast<std::uint16_t>(std::lround(static_cast<double>(c & 0xFF) / 255.0 * max)); };
+  return static_cast<std::uint16_t>(q(kClearColor >> 16, 31) << 11 | q(kClearColor >> 8, 63) << 5 | q(kClearColor, 31));
+}
+
 // Mean absolute difference per colour channel (0–255) between two 32-bit images.
 double mean_diff(const std::vector<std::byte>& a, const std::vector<std::byte>& b) {
   if (a.size() != b.size() || a.empty()) return -1;
@@ -219,14 +244,15 @@ using Clock = std::chrono::steady_clock;
 
 // ---------------------------------------------------------------------------- dp2 side
 
-Result run_dp2_scene(const Scene& s, unsigned threads, dp2::SimdTarget simd, int frames, double min_drawn) {
+Result run_dp2_scene(const Scene& s, const Target& target, unsigned threads, dp2::SimdTarget simd, int frames,
+                     double min_drawn) {
   Result res;
   dp2::DeviceDesc device_desc;
   device_desc.render_threads = threads;
   device_desc.simd = simd;
   dp2::Device device(device_desc);
-  if (device.create_surface(kTarget, {dp2::SurfaceKind::kRenderTarget, D3DFMT_X8R8G8B8, kWidth, kHeight}) != D3D_OK ||
-      device.create_surface(kDepth, {dp2::SurfaceKind::kDepthStencil, D3DFMT_D24S8, kWidth, kHeight}) != D3D_OK) {
+  if (device.create_surface(kTarget, {dp2::SurfaceKind::kRenderTarget, target.color, kWidth, kHeight}) != D3D_OK ||
+      device.create_surface(kDepth, {dp2::SurfaceKind::kDepthStencil, target.depth, kWidth, kHeight}) != D3D_OK) {
     res.error = "create_surface failed";
     return res;
   }
@@ -257,7 +283,7 @@ Result run_dp2_scene(const Scene& s, unsigned threads, dp2::SimdTarget simd, int
       .render_state(D3DRS_ZFUNC, D3DCMP_LESS)
       .render_state(D3DRS_ZWRITEENABLE, TRUE)
       .render_state(D3DRS_CULLMODE, D3DCULL_NONE)
-      .render_state(D3DRS_DITHERENABLE, FALSE)
+      .render_state(D3DRS_DITHERENABLE, target.dither ? TRUE : FALSE)
       .render_state(D3DRS_ALPHABLENDENABLE, s.blend ? TRUE : FALSE);
   if (s.blend) w.render_state(D3DRS_SRCBLEND, D3DBLEND_SRCALPHA).render_state(D3DRS_DESTBLEND, D3DBLEND_INVSRCALPHA);
   if (s.textured)
@@ -290,7 +316,8 @@ Result run_dp2_scene(const Scene& s, unsigned threads, dp2::SimdTarget simd, int
   }
   const std::span<std::byte> rt = device.surface_bytes(kTarget);
   res.image.assign(rt.begin(), rt.end());
-  const double drawn = drawn_share(res.image.data(), kWidth, kHeight, std::size_t{kWidth} * 4, kClearColor);
+  const double drawn = target.sixteen() ? drawn_share16(res.image.data(), kWidth, kHeight, clear_color_565())
+                                        : drawn_share(res.image.data(), kWidth, kHeight, std::size_t{kWidth} * 4, kClearColor);
   if (drawn < min_drawn) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "image check failed: %.0f%% of pixels drawn", drawn * 100);
@@ -657,7 +684,7 @@ int main(int argc, char** argv) {
       "All at 1024x768 X8R8G8B8 + D24S8, depth LESS, every fragment passes. Streams are built before timing; a "
       "frame is DrawPrimitives2 + wait_idle (dp2) or the GL calls + glFinish (llvmpipe), after one untimed, "
       "image-checked warm-up frame. Peak RSS is getrusage ru_maxrss: process-wide, both renderers, so far."};
-  std::string workload = "all", isa = "auto";
+  std::string workload = "all", isa = "auto", target_bits = "32";
   unsigned threads = 2;
   int frames = 0;
   bool csv = false, no_llvmpipe = false;
@@ -678,6 +705,11 @@ int main(int argc, char** argv) {
                  "target the CPU lacks falls back to the best it has — the isa column says what ran)")
       ->check(CLI::IsMember({"scalar", "sse41", "avx2", "auto"}))
       ->capture_default_str();
+  app.add_option("--target", target_bits,
+                 "32: X8R8G8B8 + D24S8, the workloads as the speed issue defines them; 16: the same scenes on "
+                 "R5G6B5 + D16 with D3DRS_DITHERENABLE (dp2 only: the llvmpipe column is n/a)")
+      ->check(CLI::IsMember({"32", "16"}))
+      ->capture_default_str();
   app.add_flag("--csv", csv, "print CSV instead of a table");
   app.add_flag("--no-llvmpipe", no_llvmpipe, "skip the llvmpipe (OSMesa) side");
   CLI11_PARSE(app, argc, argv);
@@ -691,7 +723,9 @@ int main(int argc, char** argv) {
                                : isa == "neon"  ? dp2::SimdTarget::kNeon
                                                 : dp2::SimdTarget::kAuto;
 
-  bool llvmpipe = !no_llvmpipe;
+  Target target;
+  if (target_bits == "16") target = {D3DFMT_R5G6B5, D3DFMT_D16, true};
+  bool llvmpipe = !no_llvmpipe && !target.sixteen();
 #ifdef DP2BENCH_HAVE_OSMESA
   std::unique_ptr<GlContext> gl;
   if (llvmpipe) {
@@ -742,7 +776,8 @@ int main(int argc, char** argv) {
     }
     // W4's tiny triangles leave gaps and overlap: a lower bar for "plausible".
     const double min_drawn = std::string(e.name) == "W4" ? 0.5 : 0.9;
-    Result d = is_demo ? run_dp2_demo(threads, simd, n) : run_dp2_scene(*scene, threads, simd, n, min_drawn);
+    if (is_demo && target.sixteen()) continue;  // the demo scene has its own surfaces
+    Result d = is_demo ? run_dp2_demo(threads, simd, n) : run_dp2_scene(*scene, target, threads, simd, n, min_drawn);
     Result g;
 #ifdef DP2BENCH_HAVE_OSMESA
     if (llvmpipe && gl) g = is_demo ? run_gl_demo(*gl, n) : run_gl_scene(*gl, *scene, n, min_drawn);

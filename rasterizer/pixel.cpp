@@ -10,7 +10,6 @@
 #include "dp2raster/formats.h"
 
 namespace dp2::raster {
-namespace {
 
 // 4×4 ordered-dither (Bayer) matrix. A pixel's offset is (m + 0.5)/16 − 0.5 of the
 // target's least significant bit: zero on average, at most half an LSB either way.
@@ -31,6 +30,25 @@ bool dithers(Format f) {
       return false;
   }
 }
+
+// Channel masks of a render-target format's raw bits, for D3DRS_COLORWRITEENABLE.
+std::uint32_t write_mask_bits(Format f, std::uint8_t mask) {
+  struct Layout { std::uint32_t r, g, b, a; };
+  Layout l{};
+  switch (f) {
+    case Format::kA8R8G8B8: case Format::kX8R8G8B8: l = {0x00FF0000u, 0x0000FF00u, 0x000000FFu, 0xFF000000u}; break;
+    case Format::kR8G8B8: l = {0xFF0000u, 0x00FF00u, 0x0000FFu, 0}; break;
+    case Format::kR5G6B5: l = {0xF800u, 0x07E0u, 0x001Fu, 0}; break;
+    case Format::kX1R5G5B5: case Format::kA1R5G5B5: l = {0x7C00u, 0x03E0u, 0x001Fu, 0x8000u}; break;
+    case Format::kA4R4G4B4: case Format::kX4R4G4B4: l = {0x0F00u, 0x00F0u, 0x000Fu, 0xF000u}; break;
+    case Format::kR3G3B2: l = {0xE0u, 0x1Cu, 0x03u, 0}; break;
+    case Format::kA8R3G3B2: l = {0x00E0u, 0x001Cu, 0x0003u, 0xFF00u}; break;
+    default: return (mask & 7u) ? 0xFFFFFFFFu : 0u;  // P8: an index has no channels; all or nothing
+  }
+  return ((mask & 1) ? l.r : 0) | ((mask & 2) ? l.g : 0) | ((mask & 4) ? l.b : 0) | ((mask & 8) ? l.a : 0);
+}
+
+namespace {
 
 bool compare(Compare func, std::uint32_t a, std::uint32_t b) {
   switch (func) {
@@ -124,23 +142,6 @@ Color blend(const DrawState& s, const Color& src, const Color& dst) {
     out.a = blend_channel(s.blend_op_alpha, src.a, saf.a, dst.a, daf.a);
   }
   return clamp01(out);
-}
-
-// Channel masks of a render-target format's raw bits, for D3DRS_COLORWRITEENABLE.
-std::uint32_t write_mask_bits(Format f, std::uint8_t mask) {
-  struct Layout { std::uint32_t r, g, b, a; };
-  Layout l{};
-  switch (f) {
-    case Format::kA8R8G8B8: case Format::kX8R8G8B8: l = {0x00FF0000u, 0x0000FF00u, 0x000000FFu, 0xFF000000u}; break;
-    case Format::kR8G8B8: l = {0xFF0000u, 0x00FF00u, 0x0000FFu, 0}; break;
-    case Format::kR5G6B5: l = {0xF800u, 0x07E0u, 0x001Fu, 0}; break;
-    case Format::kX1R5G5B5: case Format::kA1R5G5B5: l = {0x7C00u, 0x03E0u, 0x001Fu, 0x8000u}; break;
-    case Format::kA4R4G4B4: case Format::kX4R4G4B4: l = {0x0F00u, 0x00F0u, 0x000Fu, 0xF000u}; break;
-    case Format::kR3G3B2: l = {0xE0u, 0x1Cu, 0x03u, 0}; break;
-    case Format::kA8R3G3B2: l = {0x00E0u, 0x001Cu, 0x0003u, 0xFF00u}; break;
-    default: return (mask & 7u) ? 0xFFFFFFFFu : 0u;  // P8: an index has no channels; all or nothing
-  }
-  return ((mask & 1) ? l.r : 0) | ((mask & 2) ? l.g : 0) | ((mask & 4) ? l.b : 0) | ((mask & 8) ? l.a : 0);
 }
 
 std::uint8_t to_u8(float v) { return static_cast<std::uint8_t>(std::floor(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f)); }

@@ -36,6 +36,14 @@ bool shade_fragment(const DrawState& state, const Fragment& fragment);  // the g
 // and never looks at its coordinates). Only these are stored per triangle and interpolated.
 std::uint8_t sampled_texcoord_sets(const DrawState& state);
 
+// The ordered-dither offset of pixel (x, y), in units of the target's least significant
+// bit (D3DRS_DITHERENABLE), and whether `f`'s channels dither at all (fewer than 8 bits).
+float dither_offset(std::int32_t x, std::int32_t y);
+bool dithers(Format f);
+
+// The raw bits of a render-target format that D3DRS_COLORWRITEENABLE's `mask` lets through.
+std::uint32_t write_mask_bits(Format f, std::uint8_t mask);
+
 // Level-of-detail for each stage of `state` from a quad's texture coordinates:
 // tex[p] are the coordinates of pixels (0,0), (1,0), (0,1) of the quad.
 void quad_lods(const DrawState& state, const std::array<std::array<float, 4>, kMaxTextureCoordSets>* tex[3],

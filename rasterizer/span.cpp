@@ -12,6 +12,14 @@ namespace dp2::raster {
 namespace {
 
 bool is_argb8888(Format f) { return f == Format::kA8R8G8B8 || f == Format::kX8R8G8B8; }
+bool is_rgb16(Format f) { return f == Format::kR5G6B5 || f == Format::kX1R5G5B5 || f == Format::kA1R5G5B5; }
+
+// A 16-bit target's channel from its bits in the pixel (write_mask_bits, one channel).
+FastDraw::Channel16 channel16(std::uint32_t mask) {
+  const int shift = __builtin_ctz(mask), bits = __builtin_popcount(mask);
+  return {static_cast<std::int32_t>(mask), 1.0f / static_cast<float>(1u << shift), static_cast<float>(1u << shift),
+          static_cast<float>((1u << bits) - 1u)};
+}
 
 // D3DTA selectors a block kernel reads at stage 0: no modifiers, CURRENT = DIFFUSE there.
 bool simple_arg(std::uint8_t arg) {
@@ -95,7 +103,8 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
   out = FastDraw{};
   // Triangles only reach the kernels (setup.cpp); these are the pipeline features the
   // kernels implement. Everything else stays on the scalar pipeline.
-  if (!is_argb8888(s.color.format) || s.color.pitch % 4 != 0) return kKernelGeneric;
+  const bool color16 = is_rgb16(s.color.format);
+  if (!(is_argb8888(s.color.format) || color16) || s.color.pitch % (color16 ? 2 : 4) != 0) return kKernelGeneric;
   if (s.fill != Fill::kSolid || s.color_key_kill) return kKernelGeneric;
   out.specular = s.specular;
   if (s.fog) {
@@ -110,15 +119,26 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
   out.alpha_test = s.alpha_test;
   out.alpha_func = s.alpha_func;
   out.alpha_ref = static_cast<std::int32_t>(s.alpha_ref & 0xFFu);
-  // D3DRS_DITHERENABLE changes nothing here: 8-bit channels never dither (pixel.cpp: dithers()).
   out.color = s.color.data;
   out.color_pitch = s.color.pitch;
-  out.color_alpha = s.color.format == Format::kA8R8G8B8;
-  out.write_keep = 0;
-  if (s.color_write_mask & 1) out.write_keep |= 0x00FF0000u;
-  if (s.color_write_mask & 2) out.write_keep |= 0x0000FF00u;
-  if (s.color_write_mask & 4) out.write_keep |= 0x000000FFu;
-  if (s.color_write_mask & 8) out.write_keep |= 0xFF000000u;
+  out.color_alpha = s.color.format == Format::kA8R8G8B8 || s.color.format == Format::kA1R5G5B5;
+  out.write_keep = write_mask_bits(s.color.format, s.color_write_mask);
+  out.write_all = out.write_keep == (color16 ? 0xFFFFu : 0xFFFFFFFFu);
+  out.color16 = color16;
+  if (color16) {
+    out.r16 = channel16(write_mask_bits(s.color.format, 1));
+    out.g16 = channel16(write_mask_bits(s.color.format, 2));
+    out.b16 = channel16(write_mask_bits(s.color.format, 4));
+    out.a16 = out.color_alpha ? channel16(write_mask_bits(s.color.format, 8)) : FastDraw::Channel16{};
+    // What encode_color writes for black with zero alpha: only the bits no channel owns.
+    out.fixed16 = static_cast<std::int32_t>(encode_color(s.color.format, Color{0, 0, 0, 0}, 0.0f));
+  }
+  // 8-bit channels never dither (pixel.cpp: dithers()); 16-bit ones do when the state
+  // asks, with the offsets the scalar pipeline adds.
+  out.dither = s.dither && dithers(s.color.format);
+  if (out.dither)
+    for (int row = 0; row < 2; ++row)
+      for (int lane = 0; lane < 8; ++lane) out.dither_rows[row][lane] = dither_offset(lane % 4, 2 * row + lane / 4);
   out.width = static_cast<std::int32_t>(s.color.width);
   out.height = static_cast<std::int32_t>(s.color.height);
 
@@ -127,11 +147,14 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
   const bool depth = has_depth && s.depth_mode != DepthMode::kOff;
   if (depth) {
     const Format f = s.depth.format;
-    if (s.depth_mode != DepthMode::kZ || (f != Format::kD24S8 && f != Format::kD24X8 && f != Format::kD24X4S4))
+    const bool depth16 = f == Format::kD16;
+    if (s.depth_mode != DepthMode::kZ ||
+        (f != Format::kD24S8 && f != Format::kD24X8 && f != Format::kD24X4S4 && !depth16))
       return kKernelGeneric;
     // Every pixel a triangle may cover must have a depth value (the scalar path skips the
     // test outside a smaller depth surface).
-    if (s.depth.pitch % 4 != 0 || s.depth.width < static_cast<std::uint32_t>(s.clip.right) ||
+    out.depth16 = depth16;
+    if (s.depth.pitch % (depth16 ? 2 : 4) != 0 || s.depth.width < static_cast<std::uint32_t>(s.clip.right) ||
         s.depth.height < static_cast<std::uint32_t>(s.clip.bottom))
       return kKernelGeneric;
     out.depth = s.depth.data;

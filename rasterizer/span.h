@@ -40,15 +40,32 @@ using BlockKernel = void (*)(const FastDraw& draw, const TrianglePrim& t, const 
 // The draw state as the block kernels read it: everything decided once per draw.
 struct FastDraw {
   BlockKernel kernel = nullptr;        // the variant for this state, of the chosen ISA
-  // colour target: A8R8G8B8 or X8R8G8B8
+  // colour target: A8R8G8B8 or X8R8G8B8, or (color16) R5G6B5, X1R5G5B5 or A1R5G5B5
   std::byte* color = nullptr;
   std::uint32_t color_pitch = 0;
-  bool color_alpha = false;            // A8R8G8B8 (else alpha reads 1 and writes 0xFF)
+  bool color_alpha = false;            // the target stores alpha (else it reads 1)
   std::uint32_t write_keep = 0;        // raw bits D3DRS_COLORWRITEENABLE lets through
-  // depth: D24S8, D24X8 or D24X4S4, Z buffering, no stencil test
+  bool write_all = false;              // write_keep is every bit of the pixel
+  bool color16 = false;
+  // A 16-bit target's channels: `mask` its bits in the pixel, `down` and `up` 2^−shift and
+  // 2^shift (a product that moves an integer below 2^24 is exact, so no variable shifts
+  // are needed), `max` 2^bits − 1; alpha's max is 0 when the format has none. `fixed`
+  // are the bits written whatever the colour (X1R5G5B5's X bit).
+  struct Channel16 {
+    std::int32_t mask = 0;
+    float down = 1, up = 1, max = 0;
+  };
+  Channel16 r16, g16, b16, a16;
+  std::int32_t fixed16 = 0;
+  // D3DRS_DITHERENABLE on a target that dithers: each lane's offset (pixel.cpp:
+  // dither_offset) for a block whose y % 4 is 0 (row 0) or 2 (row 1).
+  bool dither = false;
+  std::array<std::array<float, 8>, 2> dither_rows{};
+  // depth: D24S8, D24X8, D24X4S4 or (depth16) D16, Z buffering, no stencil test
   std::byte* depth = nullptr;
   std::uint32_t depth_pitch = 0;
   std::uint32_t depth_keep = 0;        // the stencil bits a depth write preserves
+  bool depth16 = false;
   Compare depth_func = Compare::kAlways;
   bool depth_write = false;
   std::int32_t depth_bias = 0;

@@ -55,36 +55,41 @@ DP2_INLINE F8 clamp_std(F8 v, F8 lo, F8 hi) {
   return select(cmp_lt(hi, t), hi, t);
 }
 
-// A 4×2 block of 32-bit pixels at (x, y). Inside the surfaces' common extent the rows load
-// whole; at the edge only covered lanes are read and written (the rest may not exist).
-struct Block32 {
+// A 4×2 block of 32-bit pixels at (x, y), or of 16-bit ones (`half`), each lane holding
+// one pixel's raw bits. Inside the surfaces' common extent the rows load whole; at the
+// edge only covered lanes are read and written (the rest may not exist).
+struct Block {
   std::byte* row0;
   std::byte* row1;
   bool whole;
+  bool half;
 };
 
-DP2_INLINE Block32 block_at(std::byte* base, std::uint32_t pitch, std::int32_t x, std::int32_t y, bool whole) {
-  std::byte* r0 = base + static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x) * 4;
-  return {r0, r0 + pitch, whole};
+DP2_INLINE Block block_at(std::byte* base, std::uint32_t pitch, std::int32_t x, std::int32_t y, bool whole,
+                          bool half) {
+  std::byte* r0 = base + static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x) * (half ? 2 : 4);
+  return {r0, r0 + pitch, whole, half};
 }
 
-DP2_INLINE I8 load_block(const Block32& b, int covered) {
-  if (b.whole) return load_rows(b.row0, b.row1);
+DP2_INLINE I8 load_block(const Block& b, int covered) {
+  if (b.whole) return b.half ? load_rows16(b.row0, b.row1) : load_rows(b.row0, b.row1);
+  const std::size_t bytes = b.half ? 2 : 4;
   alignas(32) std::uint32_t v[8] = {};
   {
     for (int i = 0; i < 8; ++i)
-      if (covered & (1 << i)) std::memcpy(v + i, (i < 4 ? b.row0 : b.row1) + (i & 3) * 4, 4);
+      if (covered & (1 << i)) std::memcpy(v + i, (i < 4 ? b.row0 : b.row1) + (i & 3) * bytes, bytes);
   }
   return load_i(v);
 }
 
-DP2_INLINE void store_block(const Block32& b, int covered, I8 value) {
-  if (b.whole) return store_rows(b.row0, b.row1, value);
+DP2_INLINE void store_block(const Block& b, int covered, I8 value) {
+  if (b.whole) return b.half ? store_rows16(b.row0, b.row1, value) : store_rows(b.row0, b.row1, value);
+  const std::size_t bytes = b.half ? 2 : 4;
   alignas(32) std::uint32_t v[8];
   store_i(v, value);
   {
     for (int i = 0; i < 8; ++i)
-      if (covered & (1 << i)) std::memcpy((i < 4 ? b.row0 : b.row1) + (i & 3) * 4, v + i, 4);
+      if (covered & (1 << i)) std::memcpy((i < 4 ? b.row0 : b.row1) + (i & 3) * bytes, v + i, bytes);
   }
 }
 
@@ -126,6 +131,31 @@ DP2_INLINE I8 quantize8(F8 c) { return truncate(c * splat(kUnorm8Max) + splat(kR
 DP2_INLINE I8 encode_argb(const Color8& c, bool alpha) {
   const I8 rgb = shl<16>(quantize8(c.r)) | shl<8>(quantize8(c.g)) | quantize8(c.b);
   return rgb | (alpha ? shl<24>(quantize8(c.a)) : splat_i(static_cast<std::int32_t>(0xFF000000u)));
+}
+
+// decode_raw for the 16-bit targets: each channel's q / max as a float division, as
+// unorm() does; q·2^shift converts exactly and times 2^−shift is q.
+DP2_INLINE F8 unorm16(I8 raw, const FastDraw::Channel16& c) {
+  return to_float(raw & splat_i(c.mask)) * splat(c.down) / splat(c.max);
+}
+DP2_INLINE Color8 decode16(const FastDraw& d, I8 raw) {
+  return {unorm16(raw, d.r16), unorm16(raw, d.g16), unorm16(raw, d.b16),
+          d.a16.max != 0 ? unorm16(raw, d.a16) : splat(1.0f)};
+}
+
+// quantize() of a channel already in [0, 1] with this lane's dither offset (formats.cpp:
+// floor(c·max + 0.5 + dither), clamped to [0, max]), moved to its bits. Without dither
+// the scalar pipeline adds +0, which changes no value here (c·max + 0.5 ≥ 0.5).
+DP2_INLINE I8 put16(F8 c, const FastDraw::Channel16& ch, const F8* dither) {
+  F8 t = c * splat(ch.max) + splat(kRoundHalf);
+  if (dither) t = t + *dither;
+  const F8 q = min(max(floor(t), splat(0.0f)), splat(ch.max));
+  return truncate(q * splat(ch.up));
+}
+// encode_color for the 16-bit targets, of a colour already in [0, 1]; alpha never dithers.
+DP2_INLINE I8 encode16(const FastDraw& d, const Color8& c, const F8* dither) {
+  const I8 rgb = put16(c.r, d.r16, dither) | put16(c.g, d.g16, dither) | put16(c.b, d.b16, dither) | splat_i(d.fixed16);
+  return d.a16.max != 0 ? rgb | put16(c.a, d.a16, nullptr) : rgb;
 }
 
 // sampler.cpp: finite_coord(x) — NaN reads 0, then clamped to ±2^30.
@@ -404,8 +434,9 @@ bool in_range_coords(const FastDraw& d, const TrianglePrim& t, const Plane* tri_
 DP2_INLINE bool lean(const FastDraw& d, const TrianglePrim& t) { return d.lean && !t.perspective; }
 
 // A triangle's blocks in one tile: the scalar pipeline's shade<>() on eight pixels at a
-// time. kLean: lean(d, t) holds.
-template <bool kDepth, bool kTexture, bool kBlend, bool kLean>
+// time. kLean: lean(d, t) holds. k16: the colour or depth target may be 16-bit (without
+// it, the 32-bit copies carry none of those tests).
+template <bool kDepth, bool kTexture, bool kBlend, bool kLean, bool k16>
 void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_planes, const BlockGrid& g,
                 TileCounters& counters) {
   const I8 lane_x = load_i(kLaneX), lane_y = load_i(kLaneY), lane_bit = load_i(kLaneBit);
@@ -427,7 +458,8 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   // otherwise it is not computed at all.
   const bool need_alpha = kBlend || alpha_test || color_alpha;
   // COLORWRITEENABLE lets every bit through: a fully passing block needs no old colour.
-  const bool write_all = d.write_keep == 0xFFFFFFFFu;
+  const bool write_all = d.write_all;
+  const bool color16 = k16 && d.color16, depth16 = k16 && d.depth16, dither_on = k16 && d.dither;
   const bool depth_bias_on = !kLean && d.depth_bias != 0;
   // FastDraw::z_clamp_plain: the two clamps are one min/max pair.
   const bool z_clamp_simple = kLean || d.z_clamp_plain;
@@ -468,6 +500,8 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
     const std::int32_t y = g.y0 + 2 * row;
     const bool row_inside = y + 2 <= height;
     const F8 fy = to_float(splat_i(y - t.oy()) + lane_y);
+    // This row pair's dither offsets (y % 4 is 0 or 2).
+    const F8 dither = dither_on ? load(d.dither_rows[(y >> 1) & 1].data()) : splat(0.0f);
     bool row_started = false;
     for (std::int32_t k = 0; k < g.cols; ++k) {
       const int covered = masks[k];
@@ -494,9 +528,9 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
         // depth_from_float, ZBIAS, the test, the write (which also rewrites the stencil bits
         // it read, and zeroes X bits). Returns the lanes that pass.
         auto depth_test = [&](I8 live, int live_bits) DP2_LAMBDA_INLINE {
-          const Block32 zb = block_at(depth_base, depth_pitch, x, y, kFull || whole);
+          const Block zb = block_at(depth_base, depth_pitch, x, y, kFull || whole, depth16);
           const I8 old_raw = load_block(zb, live_bits);
-          const I8 old_depth = shr<8>(old_raw);
+          const I8 old_depth = depth16 ? old_raw : shr<8>(old_raw);
           F8 zc;
           if (z_clamp_simple) {
             zc = min(max(z.at(k), splat(0.0f)), max_z);
@@ -504,14 +538,14 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
             zc = clamp_std(z.at(k), min_z, max_z);
             zc = min(max(zc, splat(0.0f)), splat(1.0f));
           }
-          I8 value = quantize_unorm24(zc);
+          I8 value = depth16 ? depth_unorm16(zc) : quantize_unorm24(zc);
           // depth_from_float() gives ≥ 0, so a zero bias changes nothing.
           if (depth_bias_on) value = select(cmp_gt(value, depth_bias), value - depth_bias, splat_i(0));
           // A full block without an alpha test: every lane is live.
           const bool all_live = kFull && !alpha_test;
           const I8 pass = all_live ? compare(depth_func, value, old_depth) : live & compare(depth_func, value, old_depth);
           const I8 depth = depth_write ? select(pass, value, old_depth) : old_depth;
-          const I8 raw = shl<8>(depth) | (old_raw & depth_keep);
+          const I8 raw = depth16 ? depth : shl<8>(depth) | (old_raw & depth_keep);
           store_block(zb, live_bits, all_live ? raw : select(live, raw, old_raw));
           return pass;
         };
@@ -566,22 +600,26 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
         }
         const int pass_bits = bits(pass);
         if (pass_bits == 0) return;
-        const Block32 cb = block_at(color_base, color_pitch, x, y, kFull || whole);
+        const Block cb = block_at(color_base, color_pitch, x, y, kFull || whole, color16);
+        // encode_color, with this pixel's dither offset where the target dithers.
+        auto encode = [&](const Color8& c) DP2_LAMBDA_INLINE {
+          return color16 ? encode16(d, c, dither_on ? &dither : nullptr) : encode_argb(c, color_alpha);
+        };
         written += static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(pass_bits)));
         if (!kBlend && write_all && (kFull || whole) && pass_bits == 0xFF) {
-          store_rows(cb.row0, cb.row1, encode_argb(color, color_alpha));
+          store_block(cb, 0xFF, encode(color));
           return;
         }
         const I8 old = load_block(cb, pass_bits);
         if constexpr (kBlend) {
-          const Color8 dst = decode_argb(old, color_alpha);
+          const Color8 dst = color16 ? decode16(d, old) : decode_argb(old, color_alpha);
           const Color& bf = d.blend_factor;
           // An X8 target stores no alpha (encode_argb writes 0xFF), so its blend is skipped.
           color = {blend_one(d, color.r, color.a, dst.r, dst.a, bf.r), blend_one(d, color.g, color.a, dst.g, dst.a, bf.g),
                    blend_one(d, color.b, color.a, dst.b, dst.a, bf.b),
                    color_alpha ? blend_one(d, color.a, color.a, dst.a, dst.a, bf.a) : color.a};
         }
-        const I8 raw = (encode_argb(color, color_alpha) & write_keep) | andnot(write_keep, old);
+        const I8 raw = (encode(color) & write_keep) | andnot(write_keep, old);
         store_block(cb, pass_bits, select(pass, raw, old));
       };
       if (covered == 0xFF && whole) shade_block(std::true_type{});
@@ -594,8 +632,19 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
 template <bool kDepth, bool kTexture, bool kBlend>
 void block_kernel(const FastDraw& d, const TrianglePrim& t, const Plane* tri_planes, const BlockGrid& g,
                   TileCounters& counters) {
-  if (lean(d, t)) return block_grid<kDepth, kTexture, kBlend, true>(d, t, tri_planes, g, counters);
-  block_grid<kDepth, kTexture, kBlend, false>(d, t, tri_planes, g, counters);
+  // The AVX2 and NEON copies compile the 16-bit tests out of their 32-bit copies. The
+  // scalar and SSE4.1 copies keep one set, with those tests as per-draw branches: a second
+  // set doubled their compile time, which the sanitizer builds (where each scalar F8
+  // operation is a loop) could not afford, and only CPUs without AVX2 run them.
+  constexpr bool kSplit16 = DP2_SIMD_TARGET == 2 || DP2_SIMD_TARGET == 3;
+  if constexpr (kSplit16) {
+    if (!d.color16 && !d.depth16) {
+      if (lean(d, t)) return block_grid<kDepth, kTexture, kBlend, true, false>(d, t, tri_planes, g, counters);
+      return block_grid<kDepth, kTexture, kBlend, false, false>(d, t, tri_planes, g, counters);
+    }
+  }
+  if (lean(d, t)) return block_grid<kDepth, kTexture, kBlend, true, true>(d, t, tri_planes, g, counters);
+  block_grid<kDepth, kTexture, kBlend, false, true>(d, t, tri_planes, g, counters);
 }
 
 constexpr BlockKernelTable kTable = {

@@ -339,6 +339,73 @@ inline void gather_pair(const std::uint32_t* base, I8 index, I8& first, I8& seco
 }
 #endif
 
+// A 4×2 block of 16-bit pixels: lanes 0–3 are row0's four, 4–7 row1's, zero-extended;
+// store_rows16 writes each lane's low 16 bits back (lanes hold values in [0, 0xFFFF]).
+// depth_unorm16(z), z in [0, 1]: floor(z·65535 + 0.5) in double, as depth_from_float()
+// computes it for D16. Float lanes would not do: the rounding of z·65535 in float moves
+// 32,768 of the floats in [0, 1] across a half (unlike 24-bit depth, quantize_unorm24).
+#if DP2_SIMD_TARGET == 2
+inline I8 load_rows16(const void* row0, const void* row1) {
+  const __m128i a = _mm_loadl_epi64(static_cast<const __m128i*>(row0));
+  const __m128i b = _mm_loadl_epi64(static_cast<const __m128i*>(row1));
+  return {_mm256_cvtepu16_epi32(_mm_unpacklo_epi64(a, b))};
+}
+inline void store_rows16(void* row0, void* row1, I8 a) {
+  const __m128i p = _mm_packus_epi32(_mm256_castsi256_si128(a.v), _mm256_extracti128_si256(a.v, 1));
+  _mm_storel_epi64(static_cast<__m128i*>(row0), p);
+  _mm_storel_epi64(static_cast<__m128i*>(row1), _mm_unpackhi_epi64(p, p));
+}
+inline I8 depth_unorm16(F8 z) {
+  const __m256d m = _mm256_set1_pd(65535.0), half = _mm256_set1_pd(0.5);
+  auto q = [&](__m128 x) {
+    return _mm256_cvttpd_epi32(_mm256_floor_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(x), m), half)));
+  };
+  return {_mm256_setr_m128i(q(_mm256_castps256_ps128(z.v)), q(_mm256_extractf128_ps(z.v, 1)))};
+}
+#elif DP2_SIMD_TARGET == 1
+inline I8 load_rows16(const void* row0, const void* row1) {
+  return {_mm_cvtepu16_epi32(_mm_loadl_epi64(static_cast<const __m128i*>(row0))),
+          _mm_cvtepu16_epi32(_mm_loadl_epi64(static_cast<const __m128i*>(row1)))};
+}
+inline void store_rows16(void* row0, void* row1, I8 a) {
+  const __m128i p = _mm_packus_epi32(a.lo, a.hi);
+  _mm_storel_epi64(static_cast<__m128i*>(row0), p);
+  _mm_storel_epi64(static_cast<__m128i*>(row1), _mm_unpackhi_epi64(p, p));
+}
+inline I8 depth_unorm16(F8 z) {
+  const __m128d m = _mm_set1_pd(65535.0), half = _mm_set1_pd(0.5);
+  auto q = [&](__m128 x) {  // the low two floats of x
+    return _mm_cvttpd_epi32(_mm_floor_pd(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(x), m), half)));
+  };
+  return {_mm_unpacklo_epi64(q(z.lo), q(_mm_movehl_ps(z.lo, z.lo))),
+          _mm_unpacklo_epi64(q(z.hi), q(_mm_movehl_ps(z.hi, z.hi)))};
+}
+#else  // scalar and NEON: lane by lane
+inline I8 load_rows16(const void* row0, const void* row1) {
+  std::uint16_t h[8];
+  std::memcpy(h, row0, 8);
+  std::memcpy(h + 4, row1, 8);
+  alignas(16) std::int32_t v[8];
+  for (int i = 0; i < 8; ++i) v[i] = h[i];
+  return load_i(v);
+}
+inline void store_rows16(void* row0, void* row1, I8 a) {
+  alignas(16) std::int32_t v[8];
+  store_i(v, a);
+  std::uint16_t h[8];
+  for (int i = 0; i < 8; ++i) h[i] = static_cast<std::uint16_t>(v[i]);
+  std::memcpy(row0, h, 8);
+  std::memcpy(row1, h + 4, 8);
+}
+inline I8 depth_unorm16(F8 z) {
+  alignas(16) float f[8];
+  store(f, z);
+  alignas(16) std::int32_t v[8];
+  for (int i = 0; i < 8; ++i) v[i] = static_cast<std::int32_t>(__builtin_floor(static_cast<double>(f[i]) * 65535.0 + 0.5));
+  return load_i(v);
+}
+#endif
+
 // Shared spellings built on the primitives above (the same on every target).
 inline I8 operator~(I8 a) { return a ^ splat_i(-1); }
 // clamp01(x) = x > 0 ? (x < 1 ? x : 1) : 0, NaN → 0 (combiner.h): max(x, 0) turns NaN into

@@ -17,6 +17,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -57,6 +58,7 @@ struct Config {
   Blend src = Blend::kSrcAlpha, dst = Blend::kInvSrcAlpha;
   BlendOp op = BlendOp::kAdd;
   std::uint8_t write_mask = 0xF;
+  bool dither = false;  // D3DRS_DITHERENABLE: the 16-bit targets dither, the 32-bit ones do not
   bool flat = false, perspective = false;
   Filter mag = Filter::kLinear, min = Filter::kLinear, mip = Filter::kNone;
   std::uint32_t levels = 1, max_mip_level = 0;
@@ -72,9 +74,12 @@ struct Config {
 Config random_config(std::mt19937& rng) {
   auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
   Config c;
-  c.color = pick(2) ? Format::kA8R8G8B8 : Format::kX8R8G8B8;
-  const Format depths[] = {Format::kUnknown, Format::kD24S8, Format::kD24X8, Format::kD24X4S4};
-  c.depth = depths[pick(4)];
+  const Format colors[] = {Format::kA8R8G8B8, Format::kX8R8G8B8, Format::kR5G6B5, Format::kX1R5G5B5,
+                           Format::kA1R5G5B5};
+  c.color = colors[pick(5)];
+  c.dither = pick(2) != 0;
+  const Format depths[] = {Format::kUnknown, Format::kD24S8, Format::kD24X8, Format::kD24X4S4, Format::kD16};
+  c.depth = depths[pick(5)];
   c.depth_func = static_cast<Compare>(1 + pick(8));
   c.depth_write = pick(4) != 0;
   c.depth_bias = pick(3) == 0 ? static_cast<std::uint32_t>(pick(17)) : 0;
@@ -166,9 +171,12 @@ RendererStats render(const Config& c, const std::vector<Vertex>& vertices, bool 
   }
 
   DrawState s;
-  s.color = {c.color, kWidth, kHeight, kWidth * 4, out.color.data()};
+  // Rows as tight as the format allows (a 16-bit row's pitch is not a multiple of 4).
+  const std::uint32_t color_bytes = format_info(c.color).bits_per_pixel / 8;
+  s.color = {c.color, kWidth, kHeight, kWidth * color_bytes, out.color.data()};
+  s.dither = c.dither;
   if (c.depth != Format::kUnknown) {
-    s.depth = {c.depth, kWidth, kHeight, kWidth * 4, out.depth.data()};
+    s.depth = {c.depth, kWidth, kHeight, kWidth * (format_info(c.depth).bits_per_pixel / 8), out.depth.data()};
     s.depth_mode = DepthMode::kZ;
   }
   s.clip = c.clip;
@@ -248,7 +256,7 @@ TEST_CASE("raster simd: this build runs more than the scalar kernels") {
 
 TEST_CASE("raster simd: every instruction set gives the scalar pipeline's bytes") {
   std::mt19937 rng(getenv("DP2_SIMD_SEED") ? static_cast<unsigned>(std::atoi(getenv("DP2_SIMD_SEED"))) : 2026u);
-  std::uint64_t simd_triangles = 0;
+  std::uint64_t simd_triangles = 0, simd16_triangles = 0, d16_triangles = 0, dithered_triangles = 0;
   for (int round = 0; round < 400; ++round) {
     CAPTURE(round);
     const Config c = random_config(rng);
@@ -278,11 +286,19 @@ TEST_CASE("raster simd: every instruction set gives the scalar pipeline's bytes"
       }
       CHECK(out.depth == reference.depth);
       CHECK(stats.pixels_shaded == ref_stats.pixels_shaded);
-      simd_triangles += stats.triangles_binned - stats.kernel_triangles[kKernelKeyCount - 1];
+      const std::uint64_t simd = stats.triangles_binned - stats.kernel_triangles[kKernelKeyCount - 1];
+      simd_triangles += simd;
+      const bool color16 = format_info(c.color).bits_per_pixel == 16;
+      if (color16) simd16_triangles += simd;
+      if (color16 && c.dither) dithered_triangles += simd;
+      if (c.depth == Format::kD16) d16_triangles += simd;
     }
   }
-  // Every configuration above is one the block kernels take.
+  // Every configuration above is one the block kernels take; each new target format did.
   CHECK(simd_triangles > 0);
+  CHECK(simd16_triangles > 0);
+  CHECK(dithered_triangles > 0);
+  CHECK(d16_triangles > 0);
 }
 
 TEST_CASE("raster simd: texture coordinates past the sampler's clamp, on affine triangles, as the scalar pipeline") {
@@ -328,6 +344,59 @@ TEST_CASE("raster simd: texture coordinates past the sampler's clamp, on affine 
   }
 }
 
+TEST_CASE("raster simd: 16-bit targets: D16 is round(z·65535) exactly, R5G6B5 dithers by the 4×4 matrix") {
+  // A triangle over the whole target at a constant z (its plane is flat, so every pixel
+  // reads z itself) with one colour. Each z below is a float whose product z·65535 rounds,
+  // in float, across a half: D16 = floor(z·(2^16 − 1) + 0.5) taken exactly (as
+  // formats.cpp: depth_from_float does, in double) is one less than a float-lane kernel
+  // would store.
+  const float zs[] = {0x1.0005p-3f, 0x1.7a1d7ap-3f, 0x1.6e4b6ep-2f, 0x1.627262p-1f};
+  // pixel.cpp's ordered dither: offset (m + 0.5)/16 − 0.5 of an LSB at (x % 4, y % 4).
+  constexpr int kBayer[4][4] = {{0, 8, 2, 10}, {12, 4, 14, 6}, {3, 11, 1, 9}, {15, 7, 13, 5}};
+  const double rgb[3] = {1.0, 0.5, 0.25};
+  for (const float z : zs) {
+    CAPTURE(z);
+    const double exact = std::floor(static_cast<double>(z) * 65535.0 + 0.5);
+    REQUIRE(std::floor(static_cast<double>(z * 65535.0f) + 0.5) == exact + 1);  // the float trap is real
+    Config c;
+    c.color = Format::kR5G6B5;
+    c.dither = true;
+    c.depth = Format::kD16;
+    c.depth_func = Compare::kAlways;
+    std::vector<Vertex> v(3);
+    const float corners[3][2] = {{-4.0f, -4.0f}, {200.0f, -4.0f}, {-4.0f, 200.0f}};
+    for (int i = 0; i < 3; ++i) {
+      v[i].x = corners[i][0];
+      v[i].y = corners[i][1];
+      v[i].z = z;
+      v[i].diffuse = {static_cast<float>(rgb[0]), static_cast<float>(rgb[1]), static_cast<float>(rgb[2]), 1.0f};
+    }
+    for (const Isa isa : runnable_isas()) {
+      const std::string isa_text = isa_name(isa);
+      CAPTURE(isa_text);
+      Images out;
+      const RendererStats stats = render(c, v, false, isa, out);
+      CHECK(stats.kernel_triangles[kKernelKeyCount - 1] == 0);  // the block kernels drew it
+      int wrong_depth = 0, wrong_color = 0;
+      for (std::uint32_t y = 0; y < kHeight; ++y)
+        for (std::uint32_t x = 0; x < kWidth; ++x) {
+          std::uint16_t depth, color;
+          std::memcpy(&depth, &out.depth[(y * kWidth + x) * 2], 2);
+          std::memcpy(&color, &out.color[(y * kWidth + x) * 2], 2);
+          wrong_depth += depth != exact ? 1 : 0;
+          // q = floor(c·max + 0.5 + dither), clamped to [0, max]; R 5 bits, G 6, B 5.
+          const double d = (kBayer[y % 4][x % 4] + 0.5) / 16.0 - 0.5;
+          auto q = [&](double ch, double max) { return std::clamp(std::floor(ch * max + 0.5 + d), 0.0, max); };
+          const auto want = static_cast<std::uint16_t>(static_cast<int>(q(rgb[0], 31)) << 11 |
+                                                       static_cast<int>(q(rgb[1], 63)) << 5 | static_cast<int>(q(rgb[2], 31)));
+          wrong_color += color != want ? 1 : 0;
+        }
+      CHECK(wrong_depth == 0);
+      CHECK(wrong_color == 0);
+    }
+  }
+}
+
 TEST_CASE("raster simd: a state outside the block kernels takes the scalar pipeline") {
   std::mt19937 rng(5);
   Config c;
@@ -336,7 +405,7 @@ TEST_CASE("raster simd: a state outside the block kernels takes the scalar pipel
   Images out;
   const RendererStats fast = render(c, v, false, Isa::kAuto, out);
   CHECK(fast.kernel_triangles[1] == fast.triangles_binned);  // depth + colour
-  c.color = Format::kR5G6B5;  // 16-bit targets stay on the scalar pipeline
+  c.color = Format::kA4R4G4B4;  // 4-bit channels stay on the scalar pipeline
   const RendererStats slow = render(c, v, false, Isa::kAuto, out);
   CHECK(slow.kernel_triangles[kKernelKeyCount - 1] == slow.triangles_binned);
   CHECK(std::string(kernel_key_name(1)) == "simd:depth+color");

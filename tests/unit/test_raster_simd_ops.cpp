@@ -139,7 +139,7 @@ TEST_CASE("simd ops: this machine's vector target keeps every operation's scalar
   }
 }
 
-TEST_CASE("simd ops: gathers, pair gathers and 4x2 row loads put each value in its lane") {
+TEST_CASE("simd ops: gathers, pair gathers and 4x2 row loads (32- and 16-bit) put each value in its lane") {
   if (!target_runs()) return;
   std::uint32_t table[64];
   for (std::uint32_t k = 0; k < 64; ++k) table[k] = 0x01000193u * (k + 1);  // distinct values
@@ -167,6 +167,21 @@ TEST_CASE("simd ops: gathers, pair gathers and 4x2 row loads put each value in i
     CHECK(out[0][k] == static_cast<std::uint32_t>(want[k]));
     CHECK(out[1][k] == static_cast<std::uint32_t>(want[k + 4]));
   }
+  // The same for 16-bit pixels: zero-extended into the lanes (0xFFFF stays 65535), and
+  // each lane's low 16 bits written back.
+  std::uint16_t rows16[2][6] = {{1, 0xFFFF, 3, 0x8000, 5, 6}, {7, 8, 9, 0x7FFF, 11, 12}};
+  store_i(r.i, load_rows16(&rows16[0][1], &rows16[1][2]));
+  const std::int32_t want16[8] = {0xFFFF, 3, 0x8000, 5, 9, 0x7FFF, 11, 12};
+  for (int k = 0; k < 8; ++k) CHECK(r.i[k] == want16[k]);
+  std::uint16_t out16[2][6] = {};
+  store_rows16(&out16[0][1], &out16[1][1], load_i(want16));
+  for (int k = 0; k < 4; ++k) {
+    CHECK(out16[0][k + 1] == want16[k]);
+    CHECK(out16[1][k + 1] == want16[k + 4]);
+  }
+  CHECK(out16[0][0] == 0);  // nothing outside the four pixels of each row
+  CHECK(out16[0][5] == 0);
+  CHECK(out16[1][5] == 0);
 }
 
 #endif  // DP2_SIMD_TARGET
