@@ -59,6 +59,9 @@ struct Config {
   BlendOp op = BlendOp::kAdd;
   std::uint8_t write_mask = 0xF;
   bool dither = false;  // D3DRS_DITHERENABLE: the 16-bit targets dither, the 32-bit ones do not
+  // The viewport's depth range. MinZ = 0 ≤ MaxZ ≤ 1 lets affine triangles of a lean state
+  // take the kernels' lean copies (span.cpp: z_clamp_plain); other ranges do not.
+  float min_z = 0.125f, max_z = 0.875f;
   bool flat = false, perspective = false;
   Filter mag = Filter::kLinear, min = Filter::kLinear, mip = Filter::kNone;
   std::uint32_t levels = 1, max_mip_level = 0;
@@ -80,6 +83,10 @@ Config random_config(std::mt19937& rng) {
   c.dither = pick(2) != 0;
   const Format depths[] = {Format::kUnknown, Format::kD24S8, Format::kD24X8, Format::kD24X4S4, Format::kD16};
   c.depth = depths[pick(5)];
+  if (pick(2)) {
+    c.min_z = 0.0f;
+    c.max_z = pick(2) ? 1.0f : 0.75f;
+  }
   c.depth_func = static_cast<Compare>(1 + pick(8));
   c.depth_write = pick(4) != 0;
   c.depth_bias = pick(3) == 0 ? static_cast<std::uint32_t>(pick(17)) : 0;
@@ -151,8 +158,12 @@ std::vector<Vertex> random_triangles(std::mt19937& rng, const Config& c, int cou
 RendererStats render(const Config& c, const std::vector<Vertex>& vertices, bool generic, Isa isa, Images& out,
                      unsigned threads = 1) {
   std::mt19937 fill(7);  // the same starting contents every time
-  out.color.resize(kWidth * kHeight * 4);
-  out.depth.resize(kWidth * kHeight * 4);
+  // Rows as tight as the format allows (a 16-bit row's pitch is not a multiple of 4), and
+  // buffers no larger than the surfaces, so the sanitizers see any read past them.
+  const std::uint32_t color_bytes = format_info(c.color).bits_per_pixel / 8;
+  const std::uint32_t depth_bytes = c.depth != Format::kUnknown ? format_info(c.depth).bits_per_pixel / 8 : 4;
+  out.color.resize(std::size_t{kWidth} * kHeight * color_bytes);
+  out.depth.resize(std::size_t{kWidth} * kHeight * depth_bytes);
   for (auto& b : out.color) b = static_cast<std::byte>(fill());
   for (auto& b : out.depth) b = static_cast<std::byte>(fill());
   // The mip chain in one block, level after level, as the back end lays surfaces out.
@@ -171,17 +182,15 @@ RendererStats render(const Config& c, const std::vector<Vertex>& vertices, bool 
   }
 
   DrawState s;
-  // Rows as tight as the format allows (a 16-bit row's pitch is not a multiple of 4).
-  const std::uint32_t color_bytes = format_info(c.color).bits_per_pixel / 8;
   s.color = {c.color, kWidth, kHeight, kWidth * color_bytes, out.color.data()};
   s.dither = c.dither;
   if (c.depth != Format::kUnknown) {
-    s.depth = {c.depth, kWidth, kHeight, kWidth * (format_info(c.depth).bits_per_pixel / 8), out.depth.data()};
+    s.depth = {c.depth, kWidth, kHeight, kWidth * depth_bytes, out.depth.data()};
     s.depth_mode = DepthMode::kZ;
   }
   s.clip = c.clip;
-  s.min_z = 0.125f;
-  s.max_z = 0.875f;
+  s.min_z = c.min_z;
+  s.max_z = c.max_z;
   s.cull = Cull::kNone;
   s.shade = c.flat ? Shade::kFlat : Shade::kGouraud;
   s.depth_func = c.depth_func;
@@ -353,7 +362,11 @@ TEST_CASE("raster simd: 16-bit targets: D16 is round(z·65535) exactly, R5G6B5 d
   const float zs[] = {0x1.0005p-3f, 0x1.7a1d7ap-3f, 0x1.6e4b6ep-2f, 0x1.627262p-1f};
   // pixel.cpp's ordered dither: offset (m + 0.5)/16 − 0.5 of an LSB at (x % 4, y % 4).
   constexpr int kBayer[4][4] = {{0, 8, 2, 10}, {12, 4, 14, 6}, {3, 11, 1, 9}, {15, 7, 13, 5}};
-  const double rgb[3] = {1.0, 0.5, 0.25};
+  // Channel values whose c·max + 0.5 has fraction 0.6875 (R) or 0.0625 (G, B): R steps up
+  // where the matrix holds 13–15, G and B step down where it holds 0–6. Neither set is
+  // symmetric under transposing the matrix or moving it by two rows or columns, so a wrong
+  // row or lane order of the offsets shows. All are exact in float.
+  const double rgb[3] = {0.8125, 0.4375, 0.4375};
   for (const float z : zs) {
     CAPTURE(z);
     const double exact = std::floor(static_cast<double>(z) * 65535.0 + 0.5);

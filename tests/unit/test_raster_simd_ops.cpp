@@ -179,9 +179,10 @@ TEST_CASE("simd ops: gathers, pair gathers and 4x2 row loads (32- and 16-bit) pu
     CHECK(out16[0][k + 1] == want16[k]);
     CHECK(out16[1][k + 1] == want16[k + 4]);
   }
-  CHECK(out16[0][0] == 0);  // nothing outside the four pixels of each row
-  CHECK(out16[0][5] == 0);
-  CHECK(out16[1][5] == 0);
+  for (int row = 0; row < 2; ++row) {  // nothing outside the four pixels of each row
+    CHECK(out16[row][0] == 0);
+    CHECK(out16[row][5] == 0);
+  }
 }
 
 #endif  // DP2_SIMD_TARGET
