@@ -126,12 +126,13 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
   out.write_all = out.write_keep == (color16 ? 0xFFFFu : 0xFFFFFFFFu);
   out.color16 = color16;
   if (color16) {
-    out.r16 = channel16(write_mask_bits(s.color.format, 1));
-    out.g16 = channel16(write_mask_bits(s.color.format, 2));
-    out.b16 = channel16(write_mask_bits(s.color.format, 4));
-    out.a16 = out.color_alpha ? channel16(write_mask_bits(s.color.format, 8)) : FastDraw::Channel16{};
+    FastDraw::Layout16& l = out.layout16;
+    l.r = channel16(write_mask_bits(s.color.format, 1));
+    l.g = channel16(write_mask_bits(s.color.format, 2));
+    l.b = channel16(write_mask_bits(s.color.format, 4));
+    l.a = out.color_alpha ? channel16(write_mask_bits(s.color.format, 8)) : FastDraw::Channel16{};
     // What encode_color writes for black with zero alpha: only the bits no channel owns.
-    out.fixed16 = static_cast<std::int32_t>(encode_color(s.color.format, Color{0, 0, 0, 0}, 0.0f));
+    l.fixed = static_cast<std::int32_t>(encode_color(s.color.format, Color{0, 0, 0, 0}, 0.0f));
   }
   // 8-bit channels never dither (pixel.cpp: dithers()); 16-bit ones do when the state
   // asks, with the offsets the scalar pipeline adds.

@@ -55,8 +55,11 @@ struct FastDraw {
     std::int32_t mask = 0;
     float down = 1, up = 1, max = 0;
   };
-  Channel16 r16, g16, b16, a16;
-  std::int32_t fixed16 = 0;
+  struct Layout16 {
+    Channel16 r, g, b, a;
+    std::int32_t fixed = 0;
+  };
+  Layout16 layout16;
   // D3DRS_DITHERENABLE on a target that dithers: each lane's offset (pixel.cpp:
   // dither_offset) for a block whose y % 4 is 0 (row 0) or 2 (row 1).
   bool dither = false;

@@ -138,24 +138,23 @@ DP2_INLINE I8 encode_argb(const Color8& c, bool alpha) {
 DP2_INLINE F8 unorm16(I8 raw, const FastDraw::Channel16& c) {
   return to_float(raw & splat_i(c.mask)) * splat(c.down) / splat(c.max);
 }
-DP2_INLINE Color8 decode16(const FastDraw& d, I8 raw) {
-  return {unorm16(raw, d.r16), unorm16(raw, d.g16), unorm16(raw, d.b16),
-          d.a16.max != 0 ? unorm16(raw, d.a16) : splat(1.0f)};
+DP2_INLINE Color8 decode16(const FastDraw::Layout16& l, I8 raw) {
+  return {unorm16(raw, l.r), unorm16(raw, l.g), unorm16(raw, l.b), l.a.max != 0 ? unorm16(raw, l.a) : splat(1.0f)};
 }
 
 // quantize() of a channel already in [0, 1] with this lane's dither offset (formats.cpp:
-// floor(c·max + 0.5 + dither), clamped to [0, max]), moved to its bits. Without dither
-// the scalar pipeline adds +0, which changes no value here (c·max + 0.5 ≥ 0.5).
-DP2_INLINE I8 put16(F8 c, const FastDraw::Channel16& ch, const F8* dither) {
-  F8 t = c * splat(ch.max) + splat(kRoundHalf);
-  if (dither) t = t + *dither;
+// floor(c·max + 0.5 + dither), clamped to [0, max]), moved to its bits. The offset is 0
+// where nothing dithers, as in the scalar pipeline: adding +0 changes no value here
+// (c·max + 0.5 ≥ 0.5).
+DP2_INLINE I8 put16(F8 c, const FastDraw::Channel16& ch, F8 dither) {
+  const F8 t = c * splat(ch.max) + splat(kRoundHalf) + dither;
   const F8 q = min(max(floor(t), splat(0.0f)), splat(ch.max));
   return truncate(q * splat(ch.up));
 }
 // encode_color for the 16-bit targets, of a colour already in [0, 1]; alpha never dithers.
-DP2_INLINE I8 encode16(const FastDraw& d, const Color8& c, const F8* dither) {
-  const I8 rgb = put16(c.r, d.r16, dither) | put16(c.g, d.g16, dither) | put16(c.b, d.b16, dither) | splat_i(d.fixed16);
-  return d.a16.max != 0 ? rgb | put16(c.a, d.a16, nullptr) : rgb;
+DP2_INLINE I8 encode16(const FastDraw::Layout16& l, const Color8& c, F8 dither) {
+  const I8 rgb = put16(c.r, l.r, dither) | put16(c.g, l.g, dither) | put16(c.b, l.b, dither) | splat_i(l.fixed);
+  return l.a.max != 0 ? rgb | put16(c.a, l.a, splat(0.0f)) : rgb;
 }
 
 // sampler.cpp: finite_coord(x) — NaN reads 0, then clamped to ±2^30.
@@ -460,6 +459,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   // COLORWRITEENABLE lets every bit through: a fully passing block needs no old colour.
   const bool write_all = d.write_all;
   const bool color16 = k16 && d.color16, depth16 = k16 && d.depth16, dither_on = k16 && d.dither;
+  const FastDraw::Layout16 layout16 = d.layout16;  // a copy, for the same reason as the fields above
   const bool depth_bias_on = !kLean && d.depth_bias != 0;
   // FastDraw::z_clamp_plain: the two clamps are one min/max pair.
   const bool z_clamp_simple = kLean || d.z_clamp_plain;
@@ -500,7 +500,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
     const std::int32_t y = g.y0 + 2 * row;
     const bool row_inside = y + 2 <= height;
     const F8 fy = to_float(splat_i(y - t.oy()) + lane_y);
-    // This row pair's dither offsets (y % 4 is 0 or 2).
+    // This row pair's dither offsets (y % 4 is 0 or 2); 0 where nothing dithers.
     const F8 dither = dither_on ? load(d.dither_rows[(y >> 1) & 1].data()) : splat(0.0f);
     bool row_started = false;
     for (std::int32_t k = 0; k < g.cols; ++k) {
@@ -601,9 +601,12 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
         const int pass_bits = bits(pass);
         if (pass_bits == 0) return;
         const Block cb = block_at(color_base, color_pitch, x, y, kFull || whole, color16);
-        // encode_color, with this pixel's dither offset where the target dithers.
+        // encode_color and decode_raw of the target's format.
         auto encode = [&](const Color8& c) DP2_LAMBDA_INLINE {
-          return color16 ? encode16(d, c, dither_on ? &dither : nullptr) : encode_argb(c, color_alpha);
+          return color16 ? encode16(layout16, c, dither) : encode_argb(c, color_alpha);
+        };
+        auto decode = [&](I8 raw) DP2_LAMBDA_INLINE {
+          return color16 ? decode16(layout16, raw) : decode_argb(raw, color_alpha);
         };
         written += static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(pass_bits)));
         if (!kBlend && write_all && (kFull || whole) && pass_bits == 0xFF) {
@@ -612,9 +615,10 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
         }
         const I8 old = load_block(cb, pass_bits);
         if constexpr (kBlend) {
-          const Color8 dst = color16 ? decode16(d, old) : decode_argb(old, color_alpha);
+          const Color8 dst = decode(old);
           const Color& bf = d.blend_factor;
-          // An X8 target stores no alpha (encode_argb writes 0xFF), so its blend is skipped.
+          // A target without alpha (X8R8G8B8, R5G6B5, X1R5G5B5) stores none, so its blend is
+          // skipped.
           color = {blend_one(d, color.r, color.a, dst.r, dst.a, bf.r), blend_one(d, color.g, color.a, dst.g, dst.a, bf.g),
                    blend_one(d, color.b, color.a, dst.b, dst.a, bf.b),
                    color_alpha ? blend_one(d, color.a, color.a, dst.a, dst.a, bf.a) : color.a};
