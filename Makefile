@@ -3,7 +3,7 @@
 #   make demo   install what is missing, configure, build, run the main example
 #   make test   install what is missing, build, run every test (release, then ASan+UBSan)
 #
-# Other targets: make deps | build | asan | tsan | notbb | bench [BENCH_ARGS=...] | fuzz | fuzz-capture [FUZZ_SECONDS=60] | clean
+# Other targets: make deps | build | asan | tsan | notbb | aarch64 | bench [BENCH_ARGS=...] | fuzz | fuzz-capture [FUZZ_SECONDS=60] | clean
 
 SHELL := /bin/bash
 JOBS ?= 2
@@ -12,14 +12,16 @@ FUZZ_SECONDS ?= 60
 # Debian 12 packages dp2 builds and tests with.
 DEB_PACKAGES := cmake g++ make pkg-config python3 libosmesa6-dev libglm-dev libtbb-dev libstb-dev doctest-dev \
                 libcli11-dev clang-14 libclang-rt-14-dev mingw-w64-common mingw-w64-x86-64-dev
+# And for `make aarch64`: the cross compiler and QEMU's user mode.
+DEB_PACKAGES_AARCH64 := g++-aarch64-linux-gnu qemu-user
 
-.PHONY: all deps build asan tsan notbb demo test bench fuzz fuzz-capture clean
+.PHONY: all deps build asan tsan notbb aarch64 demo test bench fuzz fuzz-capture clean
 
 all: build
 
-# Installs the missing packages when run as root; otherwise prints the one line to run.
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# Installs the missing packages of a list when run as root; otherwise prints the one line to run.
+define install_missing
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
@@ -32,6 +34,10 @@ deps:
 	  echo "  sudo apt-get install -y$$missing"; \
 	  exit 1; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_PACKAGES))
 
 build: deps
 	cmake --preset release
@@ -50,6 +56,14 @@ tsan: deps
 	cmake --preset tsan-notbb
 	cmake --build --preset tsan-notbb -j $(JOBS) --target dp2_tests
 	ctest --preset tsan-notbb
+
+# The AArch64 cross build (the NEON kernels; without TBB, which Debian has for the host
+# only) and every test under QEMU's user mode. Not in CI: about 10 minutes.
+aarch64: deps
+	$(call install_missing,$(DEB_PACKAGES_AARCH64))
+	cmake --preset aarch64
+	cmake --build --preset aarch64 -j $(JOBS)
+	ctest --preset aarch64 -j $(JOBS)
 
 # The build without TBB (DP2_WITH_TBB=OFF: dp2's own thread pool), built and tested whole.
 notbb: deps

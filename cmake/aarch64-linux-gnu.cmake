@@ -1,8 +1,6 @@
 # Cross-build for AArch64 (the NEON kernels) on a Debian x86-64 machine, run under QEMU:
-#   apt-get install g++-aarch64-linux-gnu qemu-user
-#   cmake -B build/aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
-#         -DDP2_WITH_TBB=OFF -DDP2_BUILD_EXAMPLES=OFF
-#   cmake --build build/aarch64 --target dp2_tests && ctest --test-dir build/aarch64
+# `make aarch64` installs g++-aarch64-linux-gnu and qemu-user, configures the "aarch64"
+# preset (this file, without TBB, no examples), builds, and runs every test.
 # The header-only dependencies (GLM, doctest, stb) come from the host's packages.
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)

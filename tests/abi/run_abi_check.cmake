@@ -1,6 +1,7 @@
 # Runs the abi.mingw check (see CMakeLists.txt / abi_gen.cpp).
 # Inputs: GEN (dp2_abi_gen), CLANG, INC (mingw-w64 include dir), DP2_INC
-# (dp2 include dir), CCHECK (ddi_c_check.c), OUT (scratch directory).
+# (dp2 include dir), CCHECK (ddi_c_check.c), OUT (scratch directory); EMULATOR, a cross
+# build's emulator for GEN (words separated by "|"), may be empty.
 foreach(v GEN CLANG INC DP2_INC CCHECK OUT)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "run_abi_check.cmake: -D${v}=... missing")
@@ -8,7 +9,8 @@ foreach(v GEN CLANG INC DP2_INC CCHECK OUT)
 endforeach()
 
 file(MAKE_DIRECTORY "${OUT}")
-execute_process(COMMAND "${GEN}" "${OUT}"
+string(REPLACE "|" ";" emulator "${EMULATOR}")
+execute_process(COMMAND ${emulator} "${GEN}" "${OUT}"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "dp2_abi_gen failed (${rc}):\n${out}${err}")

@@ -1,8 +1,10 @@
 # cmake -P script behind the package.install_and_consume test (tests/package/CMakeLists.txt).
 # Inputs: DP2_BUILD_DIR, DP2_CONSUMER_DIR, DP2_WORK_DIR, DP2_CONFIG, DP2_VERSION,
 # DP2_C_COMPILER, DP2_CXX_COMPILER, DP2_C_FLAGS, DP2_CXX_FLAGS, DP2_LINKER_FLAGS, DP2_PKG_CONFIG,
-# DP2_WITH_TBB.
+# DP2_WITH_TBB, DP2_EMULATOR (a cross build's emulator, words separated by "|"; empty
+# on a native build).
 cmake_minimum_required(VERSION 3.25)
+string(REPLACE "|" ";" emulator "${DP2_EMULATOR}")
 
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -78,7 +80,7 @@ foreach(exe consumer_c consumer_cxx)
   if(NOT EXISTS ${path})
     set(path ${build}/${DP2_CONFIG}/${exe})
   endif()
-  run(${path})
+  run(${emulator} ${path})
   message(STATUS "${exe}: ${last_output}")
 endforeach()
 
@@ -99,7 +101,7 @@ if(DP2_PKG_CONFIG)
   separate_arguments(c_flags UNIX_COMMAND "${DP2_C_FLAGS} ${DP2_LINKER_FLAGS}")
   run(${DP2_C_COMPILER} -std=c11 ${c_flags} ${DP2_CONSUMER_DIR}/consumer.c -o ${DP2_WORK_DIR}/consumer_pkgconfig
       ${pc_flags})
-  run(${DP2_WORK_DIR}/consumer_pkgconfig)
+  run(${emulator} ${DP2_WORK_DIR}/consumer_pkgconfig)
   message(STATUS "consumer_pkgconfig: ${last_output}")
 else()
   message(STATUS "pkg-config not found: the pkg-config build line is skipped")
