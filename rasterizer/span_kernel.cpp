@@ -538,7 +538,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
             zc = clamp_std(z.at(k), min_z, max_z);
             zc = min(max(zc, splat(0.0f)), splat(1.0f));
           }
-          I8 value = depth16 ? depth_unorm16(zc) : quantize_unorm24(zc);
+          I8 value = depth16 ? quantize_unorm16(zc) : quantize_unorm24(zc);
           // depth_from_float() gives ≥ 0, so a zero bias changes nothing.
           if (depth_bias_on) value = select(cmp_gt(value, depth_bias), value - depth_bias, splat_i(0));
           // A full block without an alpha test: every lane is live.
