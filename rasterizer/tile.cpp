@@ -238,13 +238,17 @@ float eye_w(const TrianglePrim& t, float fx, float fy) { return t.perspective ? 
 struct Edges {
   std::int64_t dx[3], dy[3], x0[3], y0[3], bias[3];
   explicit Edges(const TrianglePrim& t) {
+    constexpr int kNext[3] = {1, 2, 0};
     for (int e = 0; e < 3; ++e) {
-      const int b = (e + 1) % 3;
+      const int b = kNext[e];
       dx[e] = std::int64_t{t.x[b]} - t.x[e];
       dy[e] = std::int64_t{t.y[b]} - t.y[e];
       x0[e] = t.x[e];
       y0[e] = t.y[e];
-      bias[e] = dy[e] < 0 || (dy[e] == 0 && dx[e] > 0) ? 0 : -1;
+      // Without branches (`|`, `&` on bools): the signs of random triangles' edges are
+      // coin tosses to a branch predictor, and W4 builds these a million times a frame.
+      const bool top_left = (dy[e] < 0) | ((dy[e] == 0) & (dx[e] > 0));
+      bias[e] = std::int64_t{top_left} - 1;
     }
   }
   std::int64_t at(int e, std::int32_t px, std::int32_t py) const {
