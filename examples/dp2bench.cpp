@@ -31,6 +31,10 @@
 // process measures one thread count; dp2bench sets it with setenv() before that, and it
 // overrides any LP_NUM_THREADS already in the environment.
 //
+// call_ms is the mean time per timed frame that the calling thread spends inside
+// DrawPrimitives2: recording (with its vertex copy), encoding and queueing. It runs before
+// the GPU worker starts the frame, so it is time on one core while the others wait.
+//
 // Peak RSS is getrusage(RUSAGE_SELF).ru_maxrss: process-wide and monotone, so a row shows
 // the peak of the whole process up to the end of that workload (both renderers together).
 #include <CLI/CLI.hpp>
@@ -228,6 +232,7 @@ struct Result {
   std::vector<std::byte> image;  // the warm-up frame, top row first, BGRX
   std::string simd;              // the instruction set dp2's kernels ran on
   std::string kernel;            // the kernel key that set up the most triangles
+  std::optional<double> call_ms;  // dp2: ms per timed frame inside DrawPrimitives2
 };
 
 // What the device's diagnostics say ran: the SIMD target and the busiest kernel key.
@@ -241,6 +246,19 @@ void note_kernels(dp2::Device& device, Result& res) {
 }
 
 using Clock = std::chrono::steady_clock;
+
+// The dp2 side's time inside DrawPrimitives2, on the calling thread (call_ms above).
+struct FrameClock {
+  Clock::duration in_call{};
+  // Runs the call, timing it.
+  template <class Call>
+  void call(Call&& run) {
+    const auto t0 = Clock::now();
+    run();
+    in_call += Clock::now() - t0;
+  }
+  double ms_per(int frames) const { return std::chrono::duration<double, std::milli>(in_call).count() / frames; }
+};
 
 // ---------------------------------------------------------------------------- dp2 side
 
@@ -303,8 +321,9 @@ Result run_dp2_scene(const Scene& s, const Target& target, unsigned threads, dp2
     res.error = "upload failed";
     return res;
   }
+  FrameClock clock;
   auto frame = [&]() -> bool {
-    call.run(device);
+    clock.call([&] { call.run(device); });
     device.wait_idle();
     return call.data.ddrval == D3D_OK;
   };
@@ -324,6 +343,7 @@ Result run_dp2_scene(const Scene& s, const Target& target, unsigned threads, dp2
     res.error = buf;
     return res;
   }
+  clock = {};  // the warm-up frame is not counted
   const auto start = Clock::now();
   for (int f = 0; f < frames; ++f)
     if (!frame()) {
@@ -332,6 +352,7 @@ Result run_dp2_scene(const Scene& s, const Target& target, unsigned threads, dp2
     }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count() / frames;
   res.rate = s.unit == Unit::kFps ? 1.0 / seconds : s.work_per_frame / seconds / 1e6;
+  res.call_ms = clock.ms_per(frames);
   note_kernels(device, res);
   return res;
 }
@@ -364,8 +385,9 @@ Result run_dp2_demo(unsigned threads, dp2::SimdTarget simd, int frames) {
       return res;
     }
   }
+  FrameClock clock;
   auto frame = [&](int i) -> bool {
-    calls[static_cast<std::size_t>(i)].run(device);
+    clock.call([&] { calls[static_cast<std::size_t>(i)].run(device); });
     device.wait_idle();
     return calls[static_cast<std::size_t>(i)].data.ddrval == D3D_OK;
   };
@@ -380,6 +402,7 @@ Result run_dp2_demo(unsigned threads, dp2::SimdTarget simd, int frames) {
     res.error = "image check failed";
     return res;
   }
+  clock = {};
   const auto start = Clock::now();
   for (int f = 1; f <= frames; ++f)
     if (!frame(f)) {
@@ -388,6 +411,7 @@ Result run_dp2_demo(unsigned threads, dp2::SimdTarget simd, int frames) {
     }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count() / frames;
   res.rate = 1.0 / seconds;
+  res.call_ms = clock.ms_per(frames);
   note_kernels(device, res);
   return res;
 }
@@ -754,10 +778,10 @@ int main(int argc, char** argv) {
 
   if (csv)
     std::printf("workload,unit,dp2_rate,llvmpipe_rate,ratio_dp2_over_llvmpipe,threads,frames,peak_rss_mb,"
-                "image_mean_abs_diff,isa,kernel\n");
+                "image_mean_abs_diff,isa,kernel,call_ms\n");
   else
-    std::printf("%-5s %-9s %10s %10s %8s %7s %6s %11s %9s %-7s %s\n", "name", "unit", "dp2", "llvmpipe", "ratio",
-                "threads", "frames", "peakRSS_MB", "img_diff", "isa", "kernel");
+    std::printf("%-5s %-9s %10s %10s %8s %7s %6s %11s %9s %8s %-7s %s\n", "name", "unit", "dp2", "llvmpipe", "ratio",
+                "threads", "frames", "peakRSS_MB", "img_diff", "call_ms", "isa", "kernel");
   int status = 0;
   for (const Entry& e : entries) {
     if (workload != "all" && workload != e.name) continue;
@@ -796,13 +820,13 @@ int main(int argc, char** argv) {
     if (!d.image.empty() && !g.image.empty()) diff = mean_diff(d.image, g.image);
     const double rss = peak_rss_mb();
     if (csv)
-      std::printf("%s,%s,%s,%s,%s,%u,%d,%.1f,%s,%s,%s\n", e.name, unit_name(unit), fmt(d.rate, "%.4f").c_str(),
+      std::printf("%s,%s,%s,%s,%s,%u,%d,%.1f,%s,%s,%s,%s\n", e.name, unit_name(unit), fmt(d.rate, "%.4f").c_str(),
                   fmt(g.rate, "%.4f").c_str(), fmt(ratio, "%.4f").c_str(), threads, n, rss,
-                  fmt(diff, "%.2f").c_str(), d.simd.c_str(), d.kernel.c_str());
+                  fmt(diff, "%.2f").c_str(), d.simd.c_str(), d.kernel.c_str(), fmt(d.call_ms, "%.3f").c_str());
     else
-      std::printf("%-5s %-9s %10s %10s %8s %7u %6d %11.1f %9s %-7s %s\n", e.name, unit_name(unit),
+      std::printf("%-5s %-9s %10s %10s %8s %7u %6d %11.1f %9s %8s %-7s %s\n", e.name, unit_name(unit),
                   fmt(d.rate).c_str(), fmt(g.rate).c_str(), fmt(ratio, "%.3f").c_str(), threads, n, rss,
-                  fmt(diff, "%.1f").c_str(), d.simd.c_str(), d.kernel.c_str());
+                  fmt(diff, "%.1f").c_str(), fmt(d.call_ms, "%.2f").c_str(), d.simd.c_str(), d.kernel.c_str());
     std::fflush(stdout);
   }
   return status;
