@@ -247,18 +247,37 @@ void note_kernels(dp2::Device& device, Result& res) {
 
 using Clock = std::chrono::steady_clock;
 
-// The dp2 side's time inside DrawPrimitives2, on the calling thread (call_ms above).
-struct FrameClock {
-  Clock::duration in_call{};
-  // Runs the call, timing it.
-  template <class Call>
-  void call(Call&& run) {
-    const auto t0 = Clock::now();
-    run();
-    in_call += Clock::now() - t0;
-  }
-  double ms_per(int frames) const { return std::chrono::duration<double, std::milli>(in_call).count() / frames; }
+// One dp2 frame: the call through DrawPrimitives2, then a wait for the GPU worker. Adds
+// the time inside DrawPrimitives2, on this (the calling) thread, to *in_call when given.
+bool run_dp2_frame(dp2::Device& device, dp2::Dp2Call& call, Clock::duration* in_call = nullptr) {
+  const auto t0 = Clock::now();
+  call.run(device);
+  if (in_call) *in_call += Clock::now() - t0;
+  device.wait_idle();
+  return call.data.ddrval == D3D_OK;
+}
+
+// The timed frames, call_for(f) for f = 1..frames, after the untimed warm-up: their mean
+// seconds and call_ms, or the error of the first that fails.
+struct Dp2Timing {
+  double seconds = 0;
+  double call_ms = 0;
+  std::string error;
 };
+template <class CallFor>
+Dp2Timing time_dp2_frames(dp2::Device& device, int frames, CallFor&& call_for) {
+  Dp2Timing t;
+  Clock::duration in_call{};
+  const auto start = Clock::now();
+  for (int f = 1; f <= frames; ++f)
+    if (!run_dp2_frame(device, call_for(f), &in_call)) {
+      t.error = "DrawPrimitives2 failed in a timed frame";
+      return t;
+    }
+  t.seconds = std::chrono::duration<double>(Clock::now() - start).count() / frames;
+  t.call_ms = std::chrono::duration<double, std::milli>(in_call).count() / frames;
+  return t;
+}
 
 // ---------------------------------------------------------------------------- dp2 side
 
@@ -321,13 +340,7 @@ Result run_dp2_scene(const Scene& s, const Target& target, unsigned threads, dp2
     res.error = "upload failed";
     return res;
   }
-  FrameClock clock;
-  auto frame = [&]() -> bool {
-    clock.call([&] { call.run(device); });
-    device.wait_idle();
-    return call.data.ddrval == D3D_OK;
-  };
-  if (!frame()) {
+  if (!run_dp2_frame(device, call)) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "DrawPrimitives2 ddrval 0x%08X", static_cast<unsigned>(call.data.ddrval));
     res.error = buf;
@@ -343,16 +356,13 @@ Result run_dp2_scene(const Scene& s, const Target& target, unsigned threads, dp2
     res.error = buf;
     return res;
   }
-  clock = {};  // the warm-up frame is not counted
-  const auto start = Clock::now();
-  for (int f = 0; f < frames; ++f)
-    if (!frame()) {
-      res.error = "DrawPrimitives2 failed in a timed frame";
-      return res;
-    }
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count() / frames;
-  res.rate = s.unit == Unit::kFps ? 1.0 / seconds : s.work_per_frame / seconds / 1e6;
-  res.call_ms = clock.ms_per(frames);
+  const Dp2Timing t = time_dp2_frames(device, frames, [&](int) -> dp2::Dp2Call& { return call; });
+  if (!t.error.empty()) {
+    res.error = t.error;
+    return res;
+  }
+  res.rate = s.unit == Unit::kFps ? 1.0 / t.seconds : s.work_per_frame / t.seconds / 1e6;
+  res.call_ms = t.call_ms;
   note_kernels(device, res);
   return res;
 }
@@ -385,13 +395,8 @@ Result run_dp2_demo(unsigned threads, dp2::SimdTarget simd, int frames) {
       return res;
     }
   }
-  FrameClock clock;
-  auto frame = [&](int i) -> bool {
-    clock.call([&] { calls[static_cast<std::size_t>(i)].run(device); });
-    device.wait_idle();
-    return calls[static_cast<std::size_t>(i)].data.ddrval == D3D_OK;
-  };
-  if (!frame(0)) {
+  auto call_for = [&](int i) -> dp2::Dp2Call& { return calls[static_cast<std::size_t>(i)]; };
+  if (!run_dp2_frame(device, call_for(0))) {
     res.error = "DrawPrimitives2 failed";
     return res;
   }
@@ -402,16 +407,13 @@ Result run_dp2_demo(unsigned threads, dp2::SimdTarget simd, int frames) {
     res.error = "image check failed";
     return res;
   }
-  clock = {};
-  const auto start = Clock::now();
-  for (int f = 1; f <= frames; ++f)
-    if (!frame(f)) {
-      res.error = "DrawPrimitives2 failed in a timed frame";
-      return res;
-    }
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count() / frames;
-  res.rate = 1.0 / seconds;
-  res.call_ms = clock.ms_per(frames);
+  const Dp2Timing t = time_dp2_frames(device, frames, call_for);
+  if (!t.error.empty()) {
+    res.error = t.error;
+    return res;
+  }
+  res.rate = 1.0 / t.seconds;
+  res.call_ms = t.call_ms;
   note_kernels(device, res);
   return res;
 }
