@@ -39,6 +39,21 @@ constexpr std::int32_t kLaneBit[8] = {1, 2, 4, 8, 16, 32, 64, 128};
 constexpr std::int32_t kQuadA[8] = {-1, -1, 0, 0, -1, -1, 0, 0};
 // 8-bit channels: unorm8 = q / 255 and quantize = floor(c·255 + 0.5) (formats.cpp).
 constexpr float kUnorm8Max = 255.0f;
+// q / 255 without the division: 1/255 = 2^-8 · 1.00000001 00000001 ..., split into a
+// head (17 bits) and a small tail. Neither product rounds for q < 2^8 but the tail's,
+// and q·head + q·tail rounds to the float nearest q / 255 for every q, which the
+// static_assert below checks at compile time (mul and add only: -ffp-contract=off keeps
+// them apart). Two multiplies and an add cost less than a division on every target.
+constexpr float kInv255Head = 0x1.0101p-8f;
+constexpr float kInv255Tail = 0x1.010102p-32f;
+constexpr bool inv255_split_is_exact() {
+  for (int q = 0; q < 256; ++q) {
+    const float f = static_cast<float>(q);
+    if (f * kInv255Head + f * kInv255Tail != f / kUnorm8Max) return false;
+  }
+  return true;
+}
+static_assert(inv255_split_is_exact(), "q·head + q·tail must equal q / 255 for every 8-bit q");
 constexpr float kRoundHalf = 0.5f;
 // Texel coordinates are clamped to ±2^30 before the integer conversion (sampler.cpp).
 constexpr float kMaxTexelCoord = 1073741824.0f;
@@ -113,7 +128,8 @@ DP2_INLINE F8 unorm8(I8 raw, int shift) {
                : shift == 8 ? shr<8>(raw) & splat_i(0xFF)
                : shift == 16 ? shr<16>(raw) & splat_i(0xFF)
                              : shr<24>(raw);
-  return to_float(q) / splat(kUnorm8Max);
+  const F8 f = to_float(q);
+  return f * splat(kInv255Head) + f * splat(kInv255Tail);
 }
 
 // decode_raw for A8R8G8B8 / X8R8G8B8.
