@@ -29,14 +29,19 @@ inline float finite_lod(float lod) noexcept {
   return std::clamp(lod, -kMaxLod, kMaxLod);
 }
 
-// compute_lod() (sampler.h).
-inline float lod_from_derivatives(float dudx, float dvdx, float dudy, float dvdy) noexcept {
-  // λ = log2(max(sqrt(dudx² + dvdx²), sqrt(dudy² + dvdy²))). sqrt is correctly rounded
-  // and monotonic, so taking the max of the squared lengths first gives the same bits
-  // with one sqrt.
+// λ = log2(max(sqrt(dudx² + dvdx²), sqrt(dudy² + dvdy²))). sqrt is correctly rounded
+// and monotonic, so taking the max of the squared lengths first gives the same bits
+// with one sqrt: λ = lod_from_footprint(squared_footprint(...)).
+inline float squared_footprint(float dudx, float dvdx, float dudy, float dvdy) noexcept {
   const float len_x2 = dudx * dudx + dvdx * dvdx;
   const float len_y2 = dudy * dudy + dvdy * dvdy;
-  return std::log2(std::sqrt(std::max(len_x2, len_y2)));
+  return std::max(len_x2, len_y2);
+}
+inline float lod_from_footprint(float len2) noexcept { return std::log2(std::sqrt(len2)); }
+
+// compute_lod() (sampler.h).
+inline float lod_from_derivatives(float dudx, float dvdx, float dudy, float dvdy) noexcept {
+  return lod_from_footprint(squared_footprint(dudx, dvdx, dudy, dvdy));
 }
 
 // choose_mip() (sampler.h: the level-selection rules).
@@ -70,6 +75,22 @@ inline MipChoice select_mip(const TextureView& texture, const SamplerState& stat
       break;
   }
   return out;
+}
+
+// select_mip(texture, state, lod_from_derivatives(...)), without the libm call where the
+// answer does not depend on it. With no bias, a footprint of at most a texel a pixel
+// (len² ≤ 1) has λ = log2(√len²) ≤ 0 (log2 of a value in [0, 1] is ≤ 0, −∞ at 0), and
+// select_mip reads such a λ only through λ ≤ 0 (the magnification filter) and clamps it
+// from below to the most detailed level, which is ≥ 0 (fraction 0): every λ ≤ 0 gives
+// what λ = 0 gives. A NaN length fails len² ≤ 1 and takes the full path. Always inlined:
+// the block kernels call it twice per 4×2 block, and out of line (as GCC chose) the call
+// cost what the shortcut saves.
+[[gnu::always_inline]] inline MipChoice select_mip_from_derivatives(const TextureView& texture,
+                                                                    const SamplerState& state, float dudx, float dvdx,
+                                                                    float dudy, float dvdy) noexcept {
+  const float len2 = squared_footprint(dudx, dvdx, dudy, dvdy);
+  if (state.lod_bias == 0.0f && len2 <= 1.0f) return select_mip(texture, state, 0.0f);
+  return select_mip(texture, state, lod_from_footprint(len2));
 }
 
 }  // namespace

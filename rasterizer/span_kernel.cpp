@@ -283,7 +283,7 @@ template <bool kAlpha, bool kInRange>
     const int p0 = 2 * q, p1 = p0 + 1, p2 = p0 + 4;  // the quad's pixels (0,0), (1,0), (0,1)
     const float dudx = (us[p1] - us[p0]) * w0, dvdx = (vs[p1] - vs[p0]) * h0;
     const float dudy = (us[p2] - us[p0]) * w0, dvdy = (vs[p2] - vs[p0]) * h0;
-    mip[q] = select_mip(*d.texture, *d.sampler, lod_from_derivatives(dudx, dvdx, dudy, dvdy));
+    mip[q] = select_mip_from_derivatives(*d.texture, *d.sampler, dudx, dvdx, dudy, dvdy);
   }
   const I8 quad_a = load_i(kQuadA);
   const Color8 c0 =
