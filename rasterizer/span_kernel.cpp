@@ -370,9 +370,39 @@ DP2_INLINE F8 blend_channel(BlendOp o, F8 s, F8 sf, F8 d, F8 df) {
   }
 }
 
-DP2_INLINE F8 blend_one(const FastDraw& d, F8 s, F8 sa, F8 dc, F8 da, float constant) {
-  return clamp01(blend_channel(d.blend_op, s, factor(d.src_blend, s, sa, dc, da, constant), dc,
-                               factor(d.dst_blend, s, sa, dc, da, constant)));
+// The draw's blend, copied per grid like the other fields block_grid reads per block
+// (pixel stores through std::byte* may alias the draw). `src_alpha_over`: ADD of
+// SRCALPHA and INVSRCALPHA, the usual transparency, whose channels share one 1 − αs.
+struct BlendMode {
+  BlendOp op;
+  Blend src, dst;
+  Color constant;
+  bool src_alpha_over;
+  explicit BlendMode(const FastDraw& d)
+      : op(d.blend_op),
+        src(d.src_blend),
+        dst(d.dst_blend),
+        constant(d.blend_factor),
+        src_alpha_over(op == BlendOp::kAdd && src == Blend::kSrcAlpha && dst == Blend::kInvSrcAlpha) {}
+};
+
+DP2_INLINE F8 blend_one(const BlendMode& b, F8 s, F8 sa, F8 dc, F8 da, float constant) {
+  return clamp01(blend_channel(b.op, s, factor(b.src, s, sa, dc, da, constant), dc, factor(b.dst, s, sa, dc, da, constant)));
+}
+
+// blend_one() on every channel (alpha only where the target stores it). The
+// src_alpha_over case is blend_one's s·sf + d·df with sf = αs and df = 1 − αs, the same
+// operations in the same order, computing 1 − αs once.
+DP2_INLINE Color8 blend(const BlendMode& b, const Color8& src, const Color8& dst, bool color_alpha) {
+  const F8 sa = src.a;
+  if (b.src_alpha_over) {
+    const F8 inv = splat(1.0f) - sa;
+    const auto over = [&](F8 s, F8 dc) DP2_LAMBDA_INLINE { return clamp01(s * sa + dc * inv); };
+    return {over(src.r, dst.r), over(src.g, dst.g), over(src.b, dst.b), color_alpha ? over(sa, dst.a) : sa};
+  }
+  const Color& k = b.constant;
+  return {blend_one(b, src.r, sa, dst.r, dst.a, k.r), blend_one(b, src.g, sa, dst.g, dst.a, k.g),
+          blend_one(b, src.b, sa, dst.b, dst.a, k.b), color_alpha ? blend_one(b, sa, sa, dst.a, dst.a, k.a) : sa};
 }
 
 // The planes a block reads, each evaluated as Plane::at does it, (ref + dx·fx) + dy·fy,
@@ -483,6 +513,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   const F8 min_z = splat(d.min_z), max_z = splat(d.max_z);
   const I8 depth_keep = splat_i(static_cast<std::int32_t>(d.depth_keep)), depth_bias = splat_i(d.depth_bias);
   const I8 write_keep = splat_i(static_cast<std::int32_t>(d.write_keep));
+  const BlendMode blend_mode(d);
   const Color8 tfactor{splat(d.tfactor.r), splat(d.tfactor.g), splat(d.tfactor.b), splat(d.tfactor.a)};
   const Color8 white{splat(1.0f), splat(1.0f), splat(1.0f), splat(1.0f)};
 
@@ -631,13 +662,9 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
         }
         const I8 old = load_block(cb, pass_bits);
         if constexpr (kBlend) {
-          const Color8 dst = decode(old);
-          const Color& bf = d.blend_factor;
           // A target without alpha (X8R8G8B8, R5G6B5, X1R5G5B5) stores none, so its blend is
           // skipped.
-          color = {blend_one(d, color.r, color.a, dst.r, dst.a, bf.r), blend_one(d, color.g, color.a, dst.g, dst.a, bf.g),
-                   blend_one(d, color.b, color.a, dst.b, dst.a, bf.b),
-                   color_alpha ? blend_one(d, color.a, color.a, dst.a, dst.a, bf.a) : color.a};
+          color = blend(blend_mode, color, decode(old), color_alpha);
         }
         const I8 raw = (encode(color) & write_keep) | andnot(write_keep, old);
         store_block(cb, pass_bits, select(pass, raw, old));
