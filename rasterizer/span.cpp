@@ -205,10 +205,8 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
 
   if (s.blend) {
     if (s.separate_alpha || !simple_factor(s.src_blend) || !simple_factor(s.dst_blend)) return kKernelGeneric;
-    out.src_blend = s.src_blend;
-    out.dst_blend = s.dst_blend;
-    out.blend_op = s.blend_op;
-    out.blend_factor = s.blend_factor;
+    out.blend = {s.src_blend, s.dst_blend, s.blend_op, s.blend_factor,
+                 s.blend_op == BlendOp::kAdd && s.src_blend == Blend::kSrcAlpha && s.dst_blend == Blend::kInvSrcAlpha};
   }
   // Decided here once per state, not per triangle: clamp_std(z, MinZ, MaxZ) then [0, 1] is
   // min(max(z, 0), MaxZ) when MinZ = 0 ≤ MaxZ ≤ 1 (a NaN z reads 0 both ways), and a

@@ -104,10 +104,16 @@ struct FastDraw {
   bool alpha_test = false;
   Compare alpha_func = Compare::kAlways;
   std::int32_t alpha_ref = 0;
-  // blending (one factor pair for all four channels)
-  Blend src_blend = Blend::kOne, dst_blend = Blend::kZero;
-  BlendOp blend_op = BlendOp::kAdd;
-  Color blend_factor;
+  // Blending, one factor pair for all four channels. `src_alpha_over`: ADD of SRCALPHA
+  // and INVSRCALPHA, the usual transparency, decided here once per state; the kernel
+  // then computes 1 − αs once for the channels.
+  struct BlendMode {
+    Blend src = Blend::kOne, dst = Blend::kZero;
+    BlendOp op = BlendOp::kAdd;
+    Color constant;
+    bool src_alpha_over = false;
+  };
+  BlendMode blend;
   // the surfaces' common extent: blocks reaching past it take the lane-by-lane path
   std::int32_t width = 0, height = 0;
   // no alpha test, specular, fog or depth bias, and z_clamp_plain: affine triangles take
