@@ -405,6 +405,33 @@ TEST_CASE("render stencil: TWOSIDEDSTENCILMODE uses the CCW_ states for counter-
   }
 }
 
+TEST_CASE("render clear: rectangles at any offset and width fill exactly their pixels, 16- and 32-bit") {
+  // D3DDP2OP_CLEAR with D3DCLEAR_TARGET writes the colour, converted to the target's
+  // format, into every pixel of each rectangle and nowhere else. The rectangles start at
+  // every x from 0 to 4 and end past or before a 64-pixel tile edge, so each position in
+  // a run of pixels is someone's first, last or middle pixel. Green 0xFF00FF00 in
+  // R5G6B5 is g = 0xFF >> 2 = 63 in bits 5–10: 0x07E0; in X8R8G8B8 rgb 0x00FF00.
+  const RECT rects[] = {{1, 0, 74, 1}, {3, 1, 12, 2}, {0, 2, 9, 3}, {4, 3, 5, 4}, {2, 4, 67, 5}, {0, 5, 75, 6}};
+  for (D3DFORMAT f : {D3DFMT_X8R8G8B8, D3DFMT_R5G6B5}) {
+    CAPTURE(f);
+    Scene sc(75, 6, f);
+    StreamWriter w;
+    w.clear(D3DCLEAR_TARGET, 0xFF000000u, 1.0f, 0);
+    w.clear(D3DCLEAR_TARGET, 0xFF00FF00u, 1.0f, 0, rects);
+    sc.run(w);
+    const std::uint32_t green = f == D3DFMT_R5G6B5 ? 0x07E0u : 0x00FF00u;
+    const std::uint32_t mask = f == D3DFMT_R5G6B5 ? 0xFFFFu : 0xFFFFFFu;
+    int bad = 0;
+    for (std::uint32_t y = 0; y < sc.h; ++y)
+      for (std::uint32_t x = 0; x < sc.w; ++x) {
+        const RECT& r = rects[y];
+        const bool in = static_cast<LONG>(x) >= r.left && static_cast<LONG>(x) < r.right;
+        if ((sc.raw(x, y) & mask) != (in ? green : 0u)) ++bad;
+      }
+    CHECK(bad == 0);
+  }
+}
+
 TEST_CASE("render clear: rectangles clipped to the target, outside ones ignored, none = viewport") {
   auto count_in = [](Scene& sc, auto pred) {
     int bad = 0;
