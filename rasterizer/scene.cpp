@@ -55,6 +55,7 @@ void Chunk::order_triangles_by_tile() {
   }
   for (std::uint32_t i = 0; i < n; ++i)
     if (moved_to[i] == kUnplaced) comes_from[next++] = i;  // binned nowhere (none today): kept, at the end
+  order_planes_by_tile();
   // In place, one cycle at a time, one copy per record: a second array would double the
   // scene's largest part. A position is done once comes_from names itself.
   for (std::uint32_t start = 0; start < n; ++start) {
@@ -72,6 +73,28 @@ void Chunk::order_triangles_by_tile() {
       at = from;
     }
   }
+}
+
+// The triangles' out-of-line planes (texture coordinates, specular) follow them into tile
+// order, so a tile reads them from consecutive memory too: left in setup order, each
+// textured triangle's first plane read was a cache miss (W5: about a tenth of the frame).
+// Setup appends each triangle's planes after the previous triangle's, so triangle i's run
+// ends where triangle i + 1's begins. Called between finding the order and moving the
+// records: `comes_from` holds it and `moved_to` is free for the new offsets.
+void Chunk::order_planes_by_tile() {
+  if (planes.empty()) return;
+  const auto n = static_cast<std::uint32_t>(triangles.size());
+  planes_in_tile_order.clear();
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t old = comes_from[i];
+    const std::size_t begin = triangles[old].planes;
+    const std::size_t end = old + 1 < n ? triangles[old + 1].planes : planes.size();
+    moved_to[old] = static_cast<std::uint32_t>(planes_in_tile_order.size());
+    planes_in_tile_order.insert(planes_in_tile_order.end(), planes.begin() + static_cast<std::ptrdiff_t>(begin),
+                                planes.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  for (std::uint32_t i = 0; i < n; ++i) triangles[i].planes = moved_to[i];
+  planes.swap(planes_in_tile_order);
 }
 
 void Chunk::reset() {

@@ -160,12 +160,15 @@ struct Chunk {
   // The batch of vertices setup fetched last (setup.cpp); only its capacity outlives a
   // batch, so reset() leaves it.
   std::vector<Vertex> vertex_batch;
-  // close()'s permutation of `triangles` into tile order (old → new, new → old); scratch.
+  // close()'s permutation of `triangles` into tile order (old → new, new → old), and the
+  // planes copied into that order; scratch.
   std::vector<std::uint32_t> moved_to, comes_from;
+  std::vector<Plane> planes_in_tile_order;
 
   void bin(const Rect& bounds, BinEntry entry);
   void close(std::int32_t grid_x, std::int32_t grid_y);
   void order_triangles_by_tile();
+  void order_planes_by_tile();
   void reset();
   std::size_t primitives() const noexcept { return triangles.size() + lines.size() + points.size() + clears.size(); }
 };

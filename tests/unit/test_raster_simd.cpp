@@ -493,3 +493,71 @@ TEST_CASE("raster setup: chunks and mid-draw flushes keep submission order") {
     CHECK(got == expected);
   }
 }
+
+TEST_CASE("raster setup: textured and specular triangles keep their own planes in tile order") {
+  // close() moves a chunk's triangles, and their out-of-line planes, into tile order. On
+  // the 96 × 80 grid (2 × 2 tiles) a row of triangles alternates between tiles, so tile
+  // order is not submission order; the first draw stores 2 planes a triangle (u, v), the
+  // second 6 (u, v and specular rgba), so the runs moved differ in length.
+  //
+  // The D3D rule for the expected pixel: triangle i has one texture coordinate at all
+  // three vertices, the centre of texel (i mod 16, (i / 16) mod 16) of a 16 × 16 texture;
+  // POINT filtering reads that texel (floor(u·16) = i mod 16), and SELECTARG1 (TEXTURE)
+  // writes its 8-bit channels unchanged (q / 255 quantises back to q). The second draw adds
+  // specular (1, 0, 0) on even triangles, which saturates red to 255, and (0, 0, 0) on odd
+  // ones.
+  constexpr std::uint32_t kTriangles = kGridW * kGridH, kTexSize = 16;
+  auto texel = [](std::uint32_t tx, std::uint32_t ty) {
+    return 0xFF000000u | (tx * 16 + 1) << 16 | (ty * 16 + 2) << 8 | ((tx ^ ty) * 9 + 3);
+  };
+  std::vector<std::uint32_t> texels(kTexSize * kTexSize);
+  for (std::uint32_t y = 0; y < kTexSize; ++y)
+    for (std::uint32_t x = 0; x < kTexSize; ++x) texels[y * kTexSize + x] = texel(x, y);
+  TextureView texture;
+  texture.format = Format::kX8R8G8B8;
+  texture.levels = 1;
+  texture.level[0] = {Format::kX8R8G8B8, kTexSize, kTexSize, kTexSize * 4, reinterpret_cast<std::byte*>(texels.data())};
+
+  std::vector<Vertex> v = one_pixel_triangles(kTriangles);
+  std::vector<std::uint32_t> expected(kTriangles);
+  for (std::uint32_t i = 0; i < kTriangles; ++i) {
+    const std::uint32_t tx = i % kTexSize, ty = (i / kTexSize) % kTexSize;
+    const bool red = i >= kTriangles / 2 && i % 2 == 0;
+    for (int k = 0; k < 3; ++k) {
+      Vertex& p = v[std::size_t{i} * 3 + k];
+      p.tex[0] = {(static_cast<float>(tx) + 0.5f) / kTexSize, (static_cast<float>(ty) + 0.5f) / kTexSize, 0.0f, 1.0f};
+      p.specular = {red ? 1.0f : 0.0f, 0.0f, 0.0f, 0.0f};
+    }
+    expected[(i / kGridW) % kGridH * kGridW + i % kGridW] = red ? texel(tx, ty) | 0x00FF0000u : texel(tx, ty);
+  }
+  for (const bool generic : {false, true}) {
+    CAPTURE(generic);
+    std::vector<std::uint32_t> color(kGridW * kGridH, 0);
+    DrawState s;
+    s.color = {Format::kX8R8G8B8, kGridW, kGridH, kGridW * 4, reinterpret_cast<std::byte*>(color.data())};
+    s.clip = {0, 0, kGridW, kGridH};
+    s.cull = Cull::kNone;
+    s.stage_count = 1;
+    s.texcoord_sets = 0x1;
+    StageState& st = s.stages[0];
+    st.color_op = TextureOp::kSelectArg1;
+    st.alpha_op = TextureOp::kSelectArg1;
+    st.color_arg = {kArgCurrent, kArgTexture, kArgDiffuse};
+    st.alpha_arg = {kArgCurrent, kArgTexture, kArgDiffuse};
+    st.texcoord_set = 0;
+    st.texture = &texture;
+    st.sampler.mag = st.sampler.min = Filter::kPoint;
+    st.sampler.mip = Filter::kNone;
+    DrawState with_specular = s;
+    with_specular.specular = true;
+    Renderer r(1);
+    r.set_generic_kernels(generic);
+    const std::span<const Vertex> all(v);
+    r.draw(s, Topology::kTriangleList, kTriangles / 2, all.first(kTriangles / 2 * 3), {});
+    r.draw(with_specular, Topology::kTriangleList, kTriangles / 2, all.subspan(kTriangles / 2 * 3), {});
+    r.flush();
+    CHECK(r.stats().triangles_binned == kTriangles);
+    if (!generic) CHECK(r.stats().kernel_triangles[kKernelKeyCount - 1] == 0);  // the block kernels ran
+    CHECK(color == expected);
+  }
+}
