@@ -66,8 +66,9 @@ inline LinearRange linear_range(std::int64_t sx, std::int64_t sy, std::int64_t w
 }
 
 // A grid of 4×2 blocks whose three edge functions take only int32 values at its pixel
-// centres: small triangles, and the cut squares of moderate ones (W4's 10-pixel
-// triangles, W5's 200-pixel ones). Four lanes per 32-bit add where the exact form needs
+// centres: the whole part of a tile that a triangle touches when that part is small (up
+// to 128 blocks: W4's 10-pixel triangles, W5's 200-pixel ones), and the cut squares of
+// larger ones. Four lanes per 32-bit add where the exact form needs
 // one int64 add per lane pair, and no per-block in/out tests: the sign bits decide.
 //
 // The values are kept modulo 2^32 (uint32, whose wrap-around is defined): every true

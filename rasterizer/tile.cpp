@@ -25,7 +25,7 @@ std::byte* pixel_at(const ImageView& image, std::int32_t y, std::int32_t x, std:
 
 // Clears write 16 bytes of pixels at a time as one GCC/Clang vector (an SSE2 register on
 // baseline x86-64, where this file is built; 32 bytes went through the stack there), then
-// the rest one by one. One pixel a time, the colour fill and the
+// the rest one by one. One pixel at a time, the colour fill and the
 // depth-only mask of a 640×480 frame were about 6% of the demo scene's time. Integer
 // stores and and/or only: the bytes are those of the pixel loop.
 constexpr std::size_t kClearVectorBytes = 16;
@@ -309,8 +309,8 @@ void raster_triangle_blocks(const Chunk& chunk, const FastDraw& fast, const Tria
   constexpr std::int32_t kBlockW = 4, kBlockH = 2, kSquare = 16;
   constexpr std::int32_t kMaxCols = BlockGrid::kMaxCols, kMaxRows = BlockGrid::kMaxRows;
   static_assert(kMaxCols * kBlockW == kTileSize && kMaxRows * kBlockH == kTileSize);
-  // Up to this many blocks (a 32×32-pixel region), testing every block beats classifying
-  // squares first: the int32 grid masks cost a few instructions a block, while a square's
+  // Up to this many blocks (4,096 pixels, 32×32 for one), testing every block beats
+  // classifying squares first: the int32 grid masks cost a few instructions a block, while a square's
   // int64 classification pays off only where a triangle holds or misses whole 16×16
   // squares, which one this small seldom does. W5's ~200-pixel triangles (about 70
   // blocks) gained 9% at 2 threads and 16% at 1 over a limit of 16 (interleaved A/B).

@@ -91,20 +91,23 @@ struct RuleEdges {
 }  // namespace
 
 TEST_CASE("coverage: a grid of blocks in int32 covers exactly the pixel centres the rule covers") {
-  // Random triangles up to 40 pixels across around a grid up to 8 × 8 blocks (32 × 16
-  // pixels) at a random place, their vertices anywhere in subpixels: each lane's mask bit
-  // must be the rule's answer at that pixel centre.
+  // Random triangles up to 80 pixels across around a grid of up to 128 blocks, as the
+  // rasterizer passes whole (up to 16 columns of a 64-pixel tile, or 32 rows), at a random
+  // place, their vertices anywhere in subpixels: each lane's mask bit must be the rule's
+  // answer at that pixel centre.
   std::mt19937_64 rng(0xB10C);
   std::uniform_int_distribution<std::int64_t> origin(-2000, 2000), spread(-40 * 256, 40 * 256);
-  std::uniform_int_distribution<int> size(1, 8);
+  std::uniform_int_distribution<int> row_count(1, 32), col_count(1, 16);
+  constexpr std::int32_t kMaxRows = 32, kMaxBlocks = 128;
   int fitted = 0, covered = 0;
   for (int n = 0; n < 20000; ++n) {
     const std::int64_t gx = origin(rng), gy = origin(rng);  // the grid's first pixel
-    const std::int32_t rows = size(rng), cols = size(rng);
+    std::int32_t rows = row_count(rng), cols = col_count(rng);
+    while (rows * cols > kMaxBlocks) rows = row_count(rng);
     std::int64_t vx[3], vy[3];
-    for (int k = 0; k < 3; ++k) {
-      vx[k] = gx * 256 + 16 * 128 + spread(rng);
-      vy[k] = gy * 256 + 8 * 128 + spread(rng);
+    for (int k = 0; k < 3; ++k) {  // around the grid's centre
+      vx[k] = gx * 256 + cols * 2 * 256 + spread(rng);
+      vy[k] = gy * 256 + rows * 256 + spread(rng);
     }
     // Positive orientation, as setup leaves every triangle.
     const std::int64_t area = (vx[1] - vx[0]) * (vy[2] - vy[0]) - (vx[2] - vx[0]) * (vy[1] - vy[0]);
@@ -120,8 +123,8 @@ TEST_CASE("coverage: a grid of blocks in int32 covers exactly the pixel centres 
     dp2::raster::GridEdges g;
     if (!dp2::raster::grid_edges_fit(c, sx, sy, rows, cols, g)) continue;
     ++fitted;
-    constexpr std::ptrdiff_t kStride = 9;  // wider than the grid: rows land at their stride
-    std::uint8_t portable[8 * kStride], fast[8 * kStride];
+    constexpr std::ptrdiff_t kStride = 17;  // wider than the grid: rows land at their stride
+    std::uint8_t portable[kMaxRows * kStride], fast[kMaxRows * kStride];
     std::memset(portable, 0xA5, sizeof portable);
     std::memset(fast, 0xA5, sizeof fast);
     dp2::raster::grid_block_masks_portable(g, rows, cols, portable, kStride);
@@ -136,10 +139,10 @@ TEST_CASE("coverage: a grid of blocks in int32 covers exactly the pixel centres 
         REQUIRE(fast[row * kStride + col] == want);
       }
     // Bytes outside the grid are left alone.
-    for (std::int32_t row = 0; row < 8; ++row)
-      for (std::int32_t col = cols; col < kStride; ++col) REQUIRE(fast[row * kStride + col] == 0xA5);
+    for (std::int32_t row = 0; row < kMaxRows; ++row)
+      for (std::int32_t col = row < rows ? cols : 0; col < kStride; ++col) REQUIRE(fast[row * kStride + col] == 0xA5);
   }
-  CHECK(fitted > 10000);  // 40-pixel triangles fit in int32: the cases above ran
+  CHECK(fitted > 10000);  // 80-pixel triangles fit in int32: the cases above ran
   CHECK(covered > 10000);
 }
 

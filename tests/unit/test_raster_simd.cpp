@@ -353,6 +353,46 @@ TEST_CASE("raster simd: texture coordinates past the sampler's clamp, on affine 
   }
 }
 
+TEST_CASE("raster simd: long-edged triangles with a small part in the target, as the scalar pipeline") {
+  // One vertex thousands of pixels away: the triangle's part of the 61 × 37 target is a
+  // grid of at most 128 blocks, which takes the block-by-block path without 16×16
+  // squares, but its edge functions there overflow int32, so the int64 walk decides the
+  // masks instead of the int32 grid. Every target must still give the scalar pipeline's
+  // bytes, and cover the same pixels.
+  std::mt19937 rng(4242);
+  std::uniform_real_distribution<float> far(2000.0f, 4000.0f), near(0.0f, 30.0f);
+  std::uint64_t pixels = 0;
+  for (int round = 0; round < 40; ++round) {
+    CAPTURE(round);
+    const Config c = random_config(rng);
+    std::vector<Vertex> v = random_triangles(rng, c, 8);
+    for (std::size_t t = 0; t + 2 < v.size(); t += 3) {
+      const bool left = rng() % 2 == 0;
+      v[t].x = left ? -far(rng) : static_cast<float>(kWidth) + far(rng);
+      v[t].y = near(rng);
+      // The other two within a corner region of about 30 × 30 pixels.
+      for (std::size_t k = 1; k < 3; ++k) {
+        v[t + k].x = left ? near(rng) : static_cast<float>(kWidth) - near(rng);
+        v[t + k].y = near(rng);
+      }
+    }
+    Images reference;
+    const RendererStats ref_stats = render(c, v, true, Isa::kScalar, reference);
+    pixels += ref_stats.pixels_shaded;
+    for (const Isa isa : runnable_isas()) {
+      const std::string isa_text = isa_name(isa);
+      CAPTURE(isa_text);
+      Images out;
+      const RendererStats stats = render(c, v, false, isa, out);
+      CHECK(stats.kernel_triangles[kKernelKeyCount - 1] == 0);  // every triangle took a block kernel
+      CHECK(stats.pixels_shaded == ref_stats.pixels_shaded);
+      CHECK(out.color == reference.color);
+      CHECK(out.depth == reference.depth);
+    }
+  }
+  CHECK(pixels > 1000);  // the triangles reached the target
+}
+
 TEST_CASE("raster simd: 16-bit targets: D16 is round(z·65535) exactly, R5G6B5 dithers by the 4×4 matrix") {
   // A triangle over the whole target at a constant z (its plane is flat, so every pixel
   // reads z itself) with one colour. Each z below is a float whose product z·65535 rounds,
