@@ -2,6 +2,8 @@
 // with DP2_WITH_TBB=0 schedules on dp2's own ThreadPool instead.
 #include "dp2raster/executor.h"
 
+#include "dp2raster/float_env.h"
+
 #if DP2_WITH_TBB
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -51,17 +53,32 @@ const char* TileExecutor::scheduler() noexcept { return "thread pool"; }
 TileExecutor::TileExecutor(unsigned threads, HostExecutor host) : threads_(threads), host_(host) {}
 TileExecutor::~TileExecutor() = default;
 
+namespace {
+// Each index runs in dp2's floating-point environment on whatever thread takes it (TBB's
+// and the host's workers serve other work too), and leaves that thread's own as it was.
+struct InDefaultFloatEnvironment {
+  void (*fn)(void*, std::size_t);
+  void* context;
+};
+void run_in_default_float_environment(void* wrapped, std::size_t index) {
+  const auto* w = static_cast<const InDefaultFloatEnvironment*>(wrapped);
+  const DefaultFloatEnvironment fp;
+  w->fn(w->context, index);
+}
+}  // namespace
+
 void TileExecutor::for_each_tile(std::size_t count, void (*fn)(void*, std::size_t), void* context) {
-  if (host_.parallel_for && threads_ != 1 && count > 1) {
-    host_.parallel_for(host_.user, count, fn, context);
-    return;
-  }
-  if (threads_ == 1 || count <= 1) {
+  if (threads_ == 1 || count <= 1) {  // the calling thread, whose environment the Renderer set
     for (std::size_t i = 0; i < count; ++i) fn(context, i);
     return;
   }
+  InDefaultFloatEnvironment wrapped{fn, context};
+  if (host_.parallel_for) {
+    host_.parallel_for(host_.user, count, run_in_default_float_environment, &wrapped);
+    return;
+  }
   if (!own_) own_ = std::make_unique<Own>(threads_);
-  own_->parallel_for(count, fn, context);
+  own_->parallel_for(count, run_in_default_float_environment, &wrapped);
 }
 
 }  // namespace dp2::raster

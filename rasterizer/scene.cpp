@@ -3,6 +3,7 @@
 // Chunk::bin / close, which also run on the setup workers (each on its own chunk).
 #include <algorithm>
 
+#include "dp2raster/float_env.h"
 #include "scene.h"
 
 namespace dp2::raster {
@@ -198,6 +199,7 @@ void Renderer::set_scene_primitive_budget(std::size_t primitives) noexcept {
 }
 
 void Renderer::flush() {
+  const DefaultFloatEnvironment fp;  // the tiles that run on this thread
   Scene& scene = *scene_;
   scene.render();
   // The draw states die after the flush (renderer.h): forget what was looked up about them.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "dp2raster/float_env.h"
 #include "scene.h"
 
 namespace dp2::raster {
@@ -450,6 +451,7 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
 void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t primitive_count,
                     const VertexFetch& vertices, std::span<const std::uint32_t> indices,
                     std::span<const std::uint32_t> edge_flags) {
+  const DefaultFloatEnvironment fp;  // setup, and a flush past the budget, on this thread
   Scene& scene = *scene_;
   if (state.clip.empty() || primitive_count == 0) return;
   // A stream longer than the vertices (or indices) that feed it draws nothing.

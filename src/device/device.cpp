@@ -8,6 +8,7 @@
 #include "ddi/fvf.h"
 #include "ddi/opcodes.h"
 #include "device/device_impl.h"
+#include "dp2raster/float_env.h"
 #include "gpu/encoder.h"
 #include "gpu/validate.h"
 
@@ -228,6 +229,9 @@ void Device::set_unknown_command_callback(UnknownCommandCallback callback) {
 }
 
 DWORD Device::DrawPrimitives2(D3DHAL_DRAWPRIMITIVES2DATA& data) {
+  // The front end's checks of the caller's floats (viewport, depth range, state values)
+  // in dp2's floating-point environment, not the caller's (float_env.h).
+  const raster::DefaultFloatEnvironment fp;
   std::lock_guard lock(impl_->table);
   if (impl_->observer) {
     impl_->observe_surfaces();

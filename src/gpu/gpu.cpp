@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "dp2/gpu_commands.h"
+#include "dp2raster/float_env.h"
 #include "gpu/validate.h"
 
 namespace dp2::gpu {
@@ -114,8 +115,10 @@ void Gpu::execute(Submission& s) {
   for (std::uint32_t handle : pinned) memory_.unpin(handle);
 }
 
-// The worker: takes buffers in order, executes them, completes their fences.
+// The worker: takes buffers in order, executes them, completes their fences. Its whole
+// life in dp2's floating-point environment: it inherited the creating thread's (float_env.h).
 void Gpu::run() {
+  const raster::DefaultFloatEnvironment fp;
   std::unique_lock lock(mutex_);
   for (;;) {
     work_.wait(lock, [&] { return (!queue_.empty() && !held_) || (stopping_ && queue_.empty()); });

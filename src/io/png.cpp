@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "dp2raster/float_env.h"
 #include "dp2raster/formats.h"
 #include "dp2raster/limits.h"
 #include "gpu/format_map.h"
@@ -45,6 +46,8 @@ const char* check(const PngImage& image, std::optional<raster::Format> format) {
 }  // namespace
 
 std::vector<std::byte> encode_png(const PngImage& image, bool keep_alpha) {
+  // The format conversions round in floats: in dp2's environment, not the caller's.
+  const raster::DefaultFloatEnvironment fp;
   const std::optional<raster::Format> format = gpu::to_raster_format(image.format);
   if (check(image, format) != nullptr) return {};
 

@@ -16,6 +16,7 @@
 #include "dp2/device.h"
 #include "dp2/stream_writer.h"
 
+#include "support/float_env.h"
 #include "support/render_fixture.h"
 namespace {
 
@@ -539,5 +540,56 @@ TEST_CASE("render points: size from D3DRS_POINTSIZE or the vertex PSIZE") {
     s.points(std::span(&run, 1));
     sc.run(s, v);
     CHECK(lit_list(sc) == "4,4 5,4 6,4 4,5 5,5 6,5 4,6 5,6 6,6 ");
+  }
+}
+
+TEST_CASE("render: a device made and driven from a thread with another rounding mode renders the same bytes") {
+  // The device's GPU worker and render threads start from the thread that makes the
+  // device and inherit its floating-point environment; DrawPrimitives2 runs on the caller's.
+  // dp2 computes in the default one whatever the host's (rasterizer float_env.h), so a
+  // host that rounds toward zero and flushes denormals gets the default's bytes.
+  // Perspective-correct Gouraud triangles with a depth test at coordinates that are not
+  // multiples of 1/256, so setup's snap, the planes and the colours all round somewhere.
+  // The stream is built once, in the default environment: its own float arithmetic would
+  // round differently in the other and change the input.
+  StreamWriter w;
+  w.clear(D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, 0xFF000000u, 1.0f, 0)
+      .render_state(D3DRS_CULLMODE, D3DCULL_NONE)
+      .render_state(D3DRS_ZENABLE, D3DZB_TRUE)
+      .render_state(D3DRS_ZFUNC, D3DCMP_LESS)
+      .render_state(D3DRS_SHADEMODE, D3DSHADE_GOURAUD);
+  VertexWriter v(kFvfC);
+  for (int i = 0; i < 40; ++i) {
+    const float x = 3.1f * static_cast<float>(i % 8) + 0.3337f, y = 4.7f * static_cast<float>(i / 8) + 0.2113f;
+    const float z = 0.1f + 0.0213f * static_cast<float>(i);
+    v.tl(x, y, z, 0.7f + 0.01f * static_cast<float>(i), 0xFF102030u * static_cast<D3DCOLOR>(i + 1))
+        .tl(x + 37.77f, y + 3.31f, 1.0f - z, 1.9f, 0xFF7F3F1Fu)
+        .tl(x + 11.13f, y + 29.9f, z * 0.5f, 0.33f, 0xFF00FF80u ^ static_cast<D3DCOLOR>(i * 0x010305));
+  }
+  w.triangle_list(0, 40);
+  // Colour and depth of every pixel, after the frame.
+  auto pixels = [](Scene& sc) {
+    sc.dev.wait_idle();
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t y = 0; y < sc.h; ++y)
+      for (std::uint32_t x = 0; x < sc.w; ++x) {
+        out.push_back(sc.raw(x, y));
+        out.push_back(sc.zraw(x, y));
+      }
+    return out;
+  };
+  for (const unsigned threads : {1u, 2u}) {
+    CAPTURE(threads);
+    Scene expected(70, 48, D3DFMT_X8R8G8B8, D3DFMT_D24S8, threads);
+    expected.run(w, v);
+    const std::vector<std::uint32_t> want = pixels(expected);
+    std::vector<std::uint32_t> got;
+    {
+      const dp2::test::HostileFloatEnvironment hostile;
+      Scene sc(70, 48, D3DFMT_X8R8G8B8, D3DFMT_D24S8, threads);
+      sc.run(w, v);
+      got = pixels(sc);
+    }
+    CHECK(got == want);
   }
 }

@@ -7,12 +7,14 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <cfenv>
 #include <cstddef>
 #include <deque>
 #include <thread>
 #include <vector>
 
 #include "support/demo_frame.h"
+#include "support/float_env.h"
 #include "demo_scene.h"
 #include "dp2raster/executor.h"
 #include "dp2raster/thread_pool.h"
@@ -164,6 +166,36 @@ TEST_CASE("concurrency: tile executor with a host executor covers every index") 
   serial.for_each_tile(hits.calls.size(), Hits::task, &hits);
   CHECK(hits.each_once());
   CHECK(hits.on_caller.load() == 40);
+}
+
+TEST_CASE("concurrency: tile executor work runs in the default floating-point environment on the host's threads") {
+  // A host pool started from a thread that rounds toward zero (and on x86-64 flushes
+  // denormals): its workers inherit that environment, and so does the calling thread. Each
+  // index must still see round-to-nearest (and no flush-to-zero), and the calling thread
+  // must get its own environment back (dp2raster/float_env.h).
+  struct Seen {
+    std::atomic<int> nearest{0}, other{0};
+    static void task(void* context, std::size_t) {
+      auto& s = *static_cast<Seen*>(context);
+      // 1 + 2^-24 is halfway between 1 and the next float: nearest-even rounds it to 1,
+      // toward zero too, so the test adds 1.5·2^-23, which only round-to-nearest takes up.
+      volatile float one = 1.0f, tiny = 0x1.8p-23f;
+      const bool nearest = one + tiny == 1.0f + 0x1p-22f && std::fegetround() == FE_TONEAREST;
+      // Flush-to-zero would make the smallest subnormal times one zero.
+      volatile float subnormal = 0x1p-149f;
+      const bool keeps_subnormals = subnormal * one != 0.0f;
+      (nearest && keeps_subnormals ? s.nearest : s.other).fetch_add(1);
+    }
+  };
+  const dp2::test::HostileFloatEnvironment hostile;
+  ThreadPool pool(3);  // its workers start at the first parallel_for, in this environment
+  const HostExecutor host{&pool, pool_parallel_for};
+  TileExecutor executor(4, host);
+  Seen seen;
+  executor.for_each_tile(64, Seen::task, &seen);
+  CHECK(seen.nearest.load() == 64);
+  CHECK(seen.other.load() == 0);
+  CHECK(std::fegetround() == FE_TOWARDZERO);  // the caller's own, given back
 }
 
 TEST_CASE("concurrency: the demo scene through dp2's thread pool (1–4 threads) gives the same bytes") {
