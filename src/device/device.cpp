@@ -229,8 +229,8 @@ void Device::set_unknown_command_callback(UnknownCommandCallback callback) {
 }
 
 DWORD Device::DrawPrimitives2(D3DHAL_DRAWPRIMITIVES2DATA& data) {
-  // The front end's checks of the caller's floats (viewport, depth range, state values)
-  // in dp2's floating-point environment, not the caller's (float_env.h).
+  // The front end's own float arithmetic (MULTIPLYTRANSFORM's matrix product) in dp2's
+  // floating-point environment, not the caller's (float_env.h).
   const raster::DefaultFloatEnvironment fp;
   std::lock_guard lock(impl_->table);
   if (impl_->observer) {

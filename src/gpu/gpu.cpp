@@ -115,10 +115,8 @@ void Gpu::execute(Submission& s) {
   for (std::uint32_t handle : pinned) memory_.unpin(handle);
 }
 
-// The worker: takes buffers in order, executes them, completes their fences. Its whole
-// life in dp2's floating-point environment: it inherited the creating thread's (float_env.h).
+// The worker: takes buffers in order, executes them, completes their fences.
 void Gpu::run() {
-  const raster::DefaultFloatEnvironment fp;
   std::unique_lock lock(mutex_);
   for (;;) {
     work_.wait(lock, [&] { return (!queue_.empty() && !held_) || (stopping_ && queue_.empty()); });
@@ -127,7 +125,14 @@ void Gpu::run() {
     queue_.pop_front();
     busy_ = true;
     lock.unlock();
-    if (!s.null_rendering && s.command_end > s.command_begin) execute(s);
+    if (!s.null_rendering && s.command_end > s.command_begin) {
+      // In dp2's floating-point environment (float_env.h), set per buffer: the thread
+      // inherited the environment of the one that made the device, and the host's
+      // callbacks (on_complete, a flip chain's frame callback) run here between buffers
+      // and may change it.
+      const raster::DefaultFloatEnvironment fp;
+      execute(s);
+    }
     if (s.on_complete) s.on_complete();
     // The buffers go back to the pool for the next submission (no allocation then).
     spares_.give(std::move(s.commands));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dp2/device.h"
+#include "dp2/png.h"
 #include "dp2/stream_writer.h"
 
 #include "support/float_env.h"
@@ -547,14 +548,21 @@ TEST_CASE("render: a device made and driven from a thread with another rounding 
   // The device's GPU worker and render threads start from the thread that makes the
   // device and inherit its floating-point environment; DrawPrimitives2 runs on the caller's.
   // dp2 computes in the default one whatever the host's (rasterizer float_env.h), so a
-  // host that rounds toward zero and flushes denormals gets the default's bytes.
-  // Perspective-correct Gouraud triangles with a depth test at coordinates that are not
-  // multiples of 1/256, so setup's snap, the planes and the colours all round somewhere.
+  // host that rounds toward zero and flushes denormals gets the default's bytes: clears
+  // to colours and depths that convert with rounding (the GPU worker's own arithmetic),
+  // perspective-correct Gouraud triangles with a depth test at coordinates that are not
+  // multiples of 1/256 (setup's snap, the planes, the colours), on 32- and 16-bit
+  // surfaces, and the PNG of the result.
   // The stream is built once, in the default environment: its own float arithmetic would
   // round differently in the other and change the input.
   StreamWriter w;
-  w.clear(D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, 0xFF000000u, 1.0f, 0)
-      .render_state(D3DRS_CULLMODE, D3DCULL_NONE)
+  w.clear(D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, 0xFF000000u, 1.0f, 0);
+  for (int k = 0; k < 32; ++k) {  // 32 strips, each its own colour and depth
+    const RECT strip{2 * k, 0, 2 * k + 2, 48};
+    w.clear(D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, 0xFF000000u | static_cast<D3DCOLOR>(k * 0x070B0D),
+            0.013f + 0.0297f * static_cast<float>(k), 0, std::span(&strip, 1));
+  }
+  w.render_state(D3DRS_CULLMODE, D3DCULL_NONE)
       .render_state(D3DRS_ZENABLE, D3DZB_TRUE)
       .render_state(D3DRS_ZFUNC, D3DCMP_LESS)
       .render_state(D3DRS_SHADEMODE, D3DSHADE_GOURAUD);
@@ -567,8 +575,8 @@ TEST_CASE("render: a device made and driven from a thread with another rounding 
         .tl(x + 11.13f, y + 29.9f, z * 0.5f, 0.33f, 0xFF00FF80u ^ static_cast<D3DCOLOR>(i * 0x010305));
   }
   w.triangle_list(0, 40);
-  // Colour and depth of every pixel, after the frame.
-  auto pixels = [](Scene& sc) {
+  // Colour and depth of every pixel after the frame, then the PNG of the target.
+  auto frame = [](Scene& sc) {
     sc.dev.wait_idle();
     std::vector<std::uint32_t> out;
     for (std::uint32_t y = 0; y < sc.h; ++y)
@@ -576,20 +584,31 @@ TEST_CASE("render: a device made and driven from a thread with another rounding 
         out.push_back(sc.raw(x, y));
         out.push_back(sc.zraw(x, y));
       }
+    const std::span<const std::byte> rt = sc.dev.surface_bytes(kRT);
+    const std::uint32_t pitch = (sc.w * bytes_per_pixel(sc.fmt) + 3) & ~3u;
+    for (const std::byte b : dp2::encode_png({sc.fmt, sc.w, sc.h, pitch, rt.data(), nullptr, false}, false))
+      out.push_back(std::to_integer<std::uint32_t>(b));
     return out;
   };
-  for (const unsigned threads : {1u, 2u}) {
-    CAPTURE(threads);
-    Scene expected(70, 48, D3DFMT_X8R8G8B8, D3DFMT_D24S8, threads);
-    expected.run(w, v);
-    const std::vector<std::uint32_t> want = pixels(expected);
-    std::vector<std::uint32_t> got;
-    {
-      const dp2::test::HostileFloatEnvironment hostile;
-      Scene sc(70, 48, D3DFMT_X8R8G8B8, D3DFMT_D24S8, threads);
-      sc.run(w, v);
-      got = pixels(sc);
+  struct Formats {
+    D3DFORMAT color, depth;
+  };
+  for (const Formats f : {Formats{D3DFMT_X8R8G8B8, D3DFMT_D24S8}, Formats{D3DFMT_R5G6B5, D3DFMT_D16}}) {
+    for (const unsigned threads : {1u, 2u}) {
+      CAPTURE(f.color);
+      CAPTURE(threads);
+      Scene expected(70, 48, f.color, f.depth, threads);
+      expected.run(w, v);
+      const std::vector<std::uint32_t> want = frame(expected);
+      std::vector<std::uint32_t> got;
+      {
+        const dp2::test::HostileFloatEnvironment hostile;
+        Scene sc(70, 48, f.color, f.depth, threads);
+        sc.run(w, v);
+        got = frame(sc);
+        CHECK(dp2::test::HostileFloatEnvironment::in_effect());
+      }
+      CHECK(got == want);
     }
-    CHECK(got == want);
   }
 }

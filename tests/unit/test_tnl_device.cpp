@@ -6,11 +6,13 @@
 
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "demo_cube.h"
 #include "dp2/device.h"
 #include "dp2/stream_writer.h"
+#include "support/float_env.h"
 
 namespace {
 
@@ -148,4 +150,45 @@ TEST_CASE("tnl device: the demo cube renders, lit and rotating") {
   const auto second = device.surface_bytes(demo_cube::kTarget);
   CHECK(std::vector<std::byte>(second.begin(), second.end()) != frame0);
   CHECK(device.diagnostics().draws_skipped == 0);
+}
+
+TEST_CASE("tnl device: transform and lighting give the same bytes from a thread with another rounding mode") {
+  // Transform, lighting and clipping run on the device's GPU worker, outside the
+  // rasterizer, and the worker inherits the floating-point environment of the thread that
+  // makes the device. dp2 computes in the default one (rasterizer float_env.h), so a
+  // device made and driven from a thread that rounds toward zero and flushes denormals
+  // gives the default's bytes. The demo cube's frame is built once, in the default
+  // environment: its matrices would round differently in the other and change the input.
+  dp2::StreamWriter w;
+  dp2::VertexWriter v{demo_cube::kFvf};
+  demo_cube::build(w, v, 7);
+  auto frame = [&](const dp2::DeviceDesc& desc_in) {
+    dp2::Device device(desc_in);
+    ULONG_PTR context = 0;
+    REQUIRE(demo_cube::create(device, context));
+    dp2::Dp2CallDesc desc;
+    desc.vertex_type = demo_cube::kFvf;
+    desc.command_surface = demo_cube::kCommands;
+    desc.vertex_surface = demo_cube::kVertices;
+    dp2::Dp2Call call(w, v.bytes(), desc);
+    REQUIRE(call.upload(device, context) == D3D_OK);
+    call.run(device);
+    REQUIRE(call.data.ddrval == D3D_OK);
+    device.wait_idle();
+    const std::span<const std::byte> bytes = device.surface_bytes(demo_cube::kTarget);
+    return std::vector<std::byte>(bytes.begin(), bytes.end());
+  };
+  for (const unsigned threads : {1u, 2u}) {
+    CAPTURE(threads);
+    dp2::DeviceDesc desc = tnl_device();
+    desc.render_threads = threads;
+    const std::vector<std::byte> want = frame(desc);
+    std::vector<std::byte> got;
+    {
+      const dp2::test::HostileFloatEnvironment hostile;
+      got = frame(desc);
+      CHECK(dp2::test::HostileFloatEnvironment::in_effect());
+    }
+    CHECK(got == want);
+  }
 }

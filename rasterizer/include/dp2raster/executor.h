@@ -26,7 +26,9 @@ class TileExecutor {
   //   else on the calling thread when threads == 1 or count <= 1;
   //   else TBB (a task arena of `threads` when threads > 0) in a DP2_WITH_TBB build,
   //   dp2's ThreadPool otherwise.
-  // One owner calls it (the Renderer's thread); fn must not throw.
+  // One owner calls it (the Renderer's thread); fn must not throw. Indices run on other
+  // threads set dp2's floating-point environment (float_env.h) and restore the thread's;
+  // those on the calling thread run in its environment, which the Renderer has set.
   void for_each_tile(std::size_t count, void (*fn)(void* context, std::size_t index), void* context);
 
   unsigned threads() const noexcept { return threads_; }

@@ -10,7 +10,10 @@
 // The whole environment (on x86-64 the x87 control word as well as MXCSR, where glibc's
 // FE_DFL_ENV also clears flush-to-zero and denormals-are-zero): libm may use either unit.
 // A save and a restore cost a few hundred cycles, paid per DrawPrimitives2 call, per
-// Renderer call and per executor task (a tile or a setup chunk), not per primitive.
+// command buffer the GPU worker runs, per Renderer::draw and flush, and per executor task
+// on another thread (a tile or a setup chunk), not per primitive. Host callbacks that dp2
+// calls inside these (the unknown-command callback, a host parallel_for, VertexFetch)
+// run in the default environment too.
 #pragma once
 
 #include <cfenv>
