@@ -23,51 +23,42 @@ std::byte* pixel_at(const ImageView& image, std::int32_t y, std::int32_t x, std:
   return image.data + static_cast<std::size_t>(y) * image.pitch + static_cast<std::size_t>(x) * bytes;
 }
 
-// Clears write 16 bytes of pixels at a time as one GCC/Clang vector (an SSE2 register on
-// baseline x86-64, where this file is built; 32 bytes went through the stack there), then
-// the rest one by one. One pixel at a time, the colour fill and the
+// Clears rewrite 16 bytes of pixels at a time as one GCC/Clang vector of 32-bit lanes (an
+// SSE2 register on baseline x86-64, where this file is built; 32 bytes went through the
+// stack there), then the rest one by one. One pixel at a time, the colour fill and the
 // depth-only mask of a 640×480 frame were about 6% of the demo scene's time. Integer
 // stores and and/or only: the bytes are those of the pixel loop.
-constexpr std::size_t kClearVectorBytes = 16;
-template <class T>
-struct ClearVectorOf;
-template <>
-struct ClearVectorOf<std::uint16_t> {
-  typedef std::uint16_t type __attribute__((vector_size(kClearVectorBytes)));
-};
-template <>
-struct ClearVectorOf<std::uint32_t> {
-  typedef std::uint32_t type __attribute__((vector_size(kClearVectorBytes)));
-};
-template <class T>
-using ClearVector = typename ClearVectorOf<T>::type;
+typedef std::uint32_t ClearVector __attribute__((vector_size(16)));
 
-// n pixels of type T from `row` become `value`.
+// A pixel value repeated over a 32-bit lane: a 16-bit pixel fills both halves (a run of
+// pixels starts on a pixel, so each lane holds two whole ones).
 template <class T>
-void fill_pixels(std::byte* row, std::size_t n, T value) {
-  constexpr std::size_t kLanes = kClearVectorBytes / sizeof(T);
-  const ClearVector<T> v = value - ClearVector<T>{};  // every lane `value`
-  std::size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) std::memcpy(row + i * sizeof(T), &v, sizeof v);
-  for (; i < n; ++i) std::memcpy(row + i * sizeof(T), &value, sizeof(T));
+std::uint32_t lane_pattern(T v) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4);
+  return sizeof(T) == 2 ? std::uint32_t{v} * 0x00010001u : std::uint32_t{v};
 }
 
-// n pixels of type T from `row` become (pixel & keep) | value.
-template <class T>
-void mask_pixels(std::byte* row, std::size_t n, T keep, T value) {
-  constexpr std::size_t kLanes = kClearVectorBytes / sizeof(T);
-  const ClearVector<T> k = keep - ClearVector<T>{}, v = value - ClearVector<T>{};
+// n pixels of type T from `row` become (pixel & keep) | value; with kKeep false, value
+// (no pixel is read).
+template <class T, bool kKeep>
+void rewrite_pixels(std::byte* row, std::size_t n, T keep, T value) {
+  constexpr std::size_t kPerVector = sizeof(ClearVector) / sizeof(T);
+  const ClearVector k = lane_pattern(keep) - ClearVector{}, v = lane_pattern(value) - ClearVector{};
   std::size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    ClearVector<T> p;
-    std::memcpy(&p, row + i * sizeof(T), sizeof p);
-    p = (p & k) | v;
+  for (; i + kPerVector <= n; i += kPerVector) {
+    ClearVector p = v;
+    if constexpr (kKeep) {
+      std::memcpy(&p, row + i * sizeof(T), sizeof p);
+      p = (p & k) | v;
+    }
     std::memcpy(row + i * sizeof(T), &p, sizeof p);
   }
   for (; i < n; ++i) {
-    T p;
-    std::memcpy(&p, row + i * sizeof(T), sizeof(T));
-    p = static_cast<T>((p & keep) | value);
+    T p = value;
+    if constexpr (kKeep) {
+      std::memcpy(&p, row + i * sizeof(T), sizeof(T));
+      p = static_cast<T>((p & keep) | value);
+    }
     std::memcpy(row + i * sizeof(T), &p, sizeof(T));
   }
 }
@@ -80,8 +71,8 @@ bool fill_row(const ImageView& image, std::int32_t y, std::int32_t x0, std::int3
   const std::size_t n = static_cast<std::size_t>(x1 - x0);
   switch (bytes) {
     case 1: std::memset(row, static_cast<int>(raw & 0xFFu), n); return true;
-    case 2: fill_pixels(row, n, static_cast<std::uint16_t>(raw)); return true;
-    case 4: fill_pixels(row, n, raw); return true;
+    case 2: rewrite_pixels<std::uint16_t, false>(row, n, 0, static_cast<std::uint16_t>(raw)); return true;
+    case 4: rewrite_pixels<std::uint32_t, false>(row, n, 0, raw); return true;
     default: return false;
   }
 }
@@ -94,8 +85,10 @@ bool mask_row(const ImageView& image, std::int32_t y, std::int32_t x0, std::int3
   std::byte* row = pixel_at(image, y, x0, bytes);
   const std::size_t n = static_cast<std::size_t>(x1 - x0);
   switch (bytes) {
-    case 2: mask_pixels(row, n, static_cast<std::uint16_t>(keep), static_cast<std::uint16_t>(value)); return true;
-    case 4: mask_pixels(row, n, keep, value); return true;
+    case 2:
+      rewrite_pixels<std::uint16_t, true>(row, n, static_cast<std::uint16_t>(keep), static_cast<std::uint16_t>(value));
+      return true;
+    case 4: rewrite_pixels<std::uint32_t, true>(row, n, keep, value); return true;
     default: return false;
   }
 }
@@ -310,10 +303,10 @@ void raster_triangle_blocks(const Chunk& chunk, const FastDraw& fast, const Tria
   constexpr std::int32_t kMaxCols = BlockGrid::kMaxCols, kMaxRows = BlockGrid::kMaxRows;
   static_assert(kMaxCols * kBlockW == kTileSize && kMaxRows * kBlockH == kTileSize);
   // Up to this many blocks (4,096 pixels, 32×32 for one), testing every block beats
-  // classifying squares first: the int32 grid masks cost a few instructions a block, while a square's
-  // int64 classification pays off only where a triangle holds or misses whole 16×16
-  // squares, which one this small seldom does. W5's ~200-pixel triangles (about 70
-  // blocks) gained 9% at 2 threads and 16% at 1 over a limit of 16 (interleaved A/B).
+  // classifying squares first: the int32 grid masks cost a few instructions a block,
+  // while a square's int64 classification pays off only where a triangle holds or misses
+  // whole 16×16 squares, which one this small seldom does. W5's ~200-pixel triangles
+  // (about 70 blocks) gained 9% at 2 threads and 16% at 1 over a limit of 16.
   constexpr std::int32_t kSmallBlocks = 128;
   static_assert(kTileSize % kSquare == 0 && kSquare % kBlockW == 0 && kSquare % kBlockH == 0);
   const Edges edges(t);
