@@ -14,6 +14,7 @@
 // 3 NEON on AArch64) and DP2_SIMD_NS.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -35,65 +36,96 @@ inline constexpr int kLanes = 8;
 
 #if DP2_SIMD_TARGET == 0  // ------------------------------------------------------------ scalar
 
-struct F8 { float v[8]; };
-struct I8 { std::int32_t v[8]; };
+// GCC's and Clang's generic vectors: each operation below is the lane-by-lane rule written
+// once for all eight lanes, and the compiler lowers it to the baseline instruction set
+// (SSE2 pairs on x86-64, one lane at a time where there is none). Written as eight-lane
+// loops over arrays instead, this copy took GCC 2 minutes at -O2 and over 10 under ASan
+// (every lane a memory access to walk for aliases and to instrument) — most of CI's time.
+// Lanes hold the same IEEE single and two's-complement values as the other targets; the
+// integer arithmetic is done on unsigned lanes, where wrapping is defined.
+//
+// -Wpsabi warns that such a vector is passed differently with and without AVX: no call
+// here crosses that line (every function taking one lives in this copy's own namespace,
+// in the one TU that includes this header), so the warning is off for the includer.
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef float VF __attribute__((vector_size(32)));
+typedef std::int32_t VI __attribute__((vector_size(32)));
+typedef std::uint32_t VU __attribute__((vector_size(32)));
+struct F8 { VF v; };
+struct I8 { VI v; };
 
-#define DP2_LANES for (int i = 0; i < 8; ++i)
-inline F8 splat(float x) { F8 r; DP2_LANES r.v[i] = x; return r; }
-inline I8 splat_i(std::int32_t x) { I8 r; DP2_LANES r.v[i] = x; return r; }
-inline F8 load(const float* p) { F8 r; std::memcpy(r.v, p, 32); return r; }
-inline I8 load_i(const void* p) { I8 r; std::memcpy(r.v, p, 32); return r; }
-inline void store(float* p, F8 a) { std::memcpy(p, a.v, 32); }
-inline void store_i(void* p, I8 a) { std::memcpy(p, a.v, 32); }
+inline VI as_int(VF a) { return std::bit_cast<VI>(a); }
+inline VF as_float(VI a) { return std::bit_cast<VF>(a); }
+inline VI wrap(VU a) { return std::bit_cast<VI>(a); }
+inline VU as_unsigned(VI a) { return std::bit_cast<VU>(a); }
+
+inline F8 splat(float x) { return {VF{} + x}; }
+inline I8 splat_i(std::int32_t x) { return {VI{} + x}; }
+inline F8 load(const float* p) { F8 r; std::memcpy(&r.v, p, 32); return r; }
+inline I8 load_i(const void* p) { I8 r; std::memcpy(&r.v, p, 32); return r; }
+inline void store(float* p, F8 a) { std::memcpy(p, &a.v, 32); }
+inline void store_i(void* p, I8 a) { std::memcpy(p, &a.v, 32); }
 // Lanes 0–3 from row0, 4–7 from row1 (a 4×2 block of 32-bit pixels), and back.
 inline I8 load_rows(const void* row0, const void* row1) {
-  I8 r;
-  std::memcpy(r.v, row0, 16);
-  std::memcpy(r.v + 4, row1, 16);
-  return r;
+  std::int32_t v[8];
+  std::memcpy(v, row0, 16);
+  std::memcpy(v + 4, row1, 16);
+  return load_i(v);
 }
 inline void store_rows(void* row0, void* row1, I8 a) {
-  std::memcpy(row0, a.v, 16);
-  std::memcpy(row1, a.v + 4, 16);
+  std::int32_t v[8];
+  store_i(v, a);
+  std::memcpy(row0, v, 16);
+  std::memcpy(row1, v + 4, 16);
 }
-inline F8 operator+(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] + b.v[i]; return r; }
-inline F8 operator-(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] - b.v[i]; return r; }
-inline F8 operator*(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] * b.v[i]; return r; }
-inline F8 operator/(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] / b.v[i]; return r; }
-inline F8 min(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] < b.v[i] ? a.v[i] : b.v[i]; return r; }
-inline F8 max(F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = a.v[i] > b.v[i] ? a.v[i] : b.v[i]; return r; }
-inline F8 floor(F8 a) { F8 r; DP2_LANES r.v[i] = __builtin_floorf(a.v[i]); return r; }
-inline I8 cmp_lt(F8 a, F8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] < b.v[i] ? -1 : 0; return r; }
-inline I8 cmp_le(F8 a, F8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] <= b.v[i] ? -1 : 0; return r; }
-inline I8 cmp_gt(F8 a, F8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] > b.v[i] ? -1 : 0; return r; }
-inline I8 is_nan(F8 a) { I8 r; DP2_LANES r.v[i] = a.v[i] != a.v[i] ? -1 : 0; return r; }
-inline F8 to_float(I8 a) { F8 r; DP2_LANES r.v[i] = static_cast<float>(a.v[i]); return r; }
+inline F8 operator+(F8 a, F8 b) { return {a.v + b.v}; }
+inline F8 operator-(F8 a, F8 b) { return {a.v - b.v}; }
+inline F8 operator*(F8 a, F8 b) { return {a.v * b.v}; }
+inline F8 operator/(F8 a, F8 b) { return {a.v / b.v}; }
+// Lane i = m lane i ? a : b (m all ones or zero per lane).
+inline F8 select(I8 m, F8 a, F8 b) { return {as_float((m.v & as_int(a.v)) | (~m.v & as_int(b.v)))}; }
+inline I8 select(I8 m, I8 a, I8 b) { return {(m.v & a.v) | (~m.v & b.v)}; }
+// a < b ? a : b, lane by lane: the second operand when either is NaN.
+inline F8 min(F8 a, F8 b) { return select({a.v < b.v}, a, b); }
+inline F8 max(F8 a, F8 b) { return select({a.v > b.v}, a, b); }
+inline F8 floor(F8 a) {
+  for (int i = 0; i < 8; ++i) a.v[i] = __builtin_floorf(a.v[i]);
+  return a;
+}
+inline I8 cmp_lt(F8 a, F8 b) { return {a.v < b.v}; }
+inline I8 cmp_le(F8 a, F8 b) { return {a.v <= b.v}; }
+inline I8 cmp_gt(F8 a, F8 b) { return {a.v > b.v}; }
+inline I8 is_nan(F8 a) { return {a.v != a.v}; }
+inline F8 to_float(I8 a) { return {__builtin_convertvector(a.v, VF)}; }
+// Toward zero; INT32_MIN where out of range or NaN. Out-of-range lanes are zeroed before
+// the conversion, which is undefined for them in C++.
 inline I8 truncate(F8 a) {
-  I8 r;
-  DP2_LANES r.v[i] = a.v[i] > -2147483904.0f && a.v[i] < 2147483648.0f ? static_cast<std::int32_t>(a.v[i]) : INT32_MIN;
+  const VI in_range = (a.v > -2147483904.0f) & (a.v < 2147483648.0f);
+  const VI t = __builtin_convertvector(as_float(in_range & as_int(a.v)), VI);
+  return select({in_range}, I8{t}, splat_i(INT32_MIN));
+}
+inline I8 operator+(I8 a, I8 b) { return {wrap(as_unsigned(a.v) + as_unsigned(b.v))}; }
+inline I8 operator-(I8 a, I8 b) { return {wrap(as_unsigned(a.v) - as_unsigned(b.v))}; }
+inline I8 mul_lo(I8 a, I8 b) { return {wrap(as_unsigned(a.v) * as_unsigned(b.v))}; }
+inline I8 operator&(I8 a, I8 b) { return {a.v & b.v}; }
+inline I8 operator|(I8 a, I8 b) { return {a.v | b.v}; }
+inline I8 operator^(I8 a, I8 b) { return {a.v ^ b.v}; }
+inline I8 andnot(I8 a, I8 b) { return {~a.v & b.v}; }  // ~a & b
+template <int N> I8 shl(I8 a) { return {wrap(as_unsigned(a.v) << N)}; }
+template <int N> I8 shr(I8 a) { return {wrap(as_unsigned(a.v) >> N)}; }
+inline I8 cmp_gt(I8 a, I8 b) { return {a.v > b.v}; }
+inline I8 cmp_eq(I8 a, I8 b) { return {a.v == b.v}; }
+inline I8 min(I8 a, I8 b) { return select({a.v < b.v}, a, b); }
+inline I8 max(I8 a, I8 b) { return select({a.v > b.v}, a, b); }
+inline int bits(I8 m) {
+  int r = 0;
+  for (int i = 0; i < 8; ++i) r |= (m.v[i] < 0 ? 1 : 0) << i;
   return r;
 }
-inline I8 operator+(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) + static_cast<std::uint32_t>(b.v[i])); return r; }
-inline I8 operator-(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) - static_cast<std::uint32_t>(b.v[i])); return r; }
-inline I8 mul_lo(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) * static_cast<std::uint32_t>(b.v[i])); return r; }
-inline I8 operator&(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] & b.v[i]; return r; }
-inline I8 operator|(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] | b.v[i]; return r; }
-inline I8 operator^(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] ^ b.v[i]; return r; }
-inline I8 andnot(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = ~a.v[i] & b.v[i]; return r; }  // ~a & b
-template <int N> I8 shl(I8 a) { I8 r; DP2_LANES r.v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) << N); return r; }
-template <int N> I8 shr(I8 a) { I8 r; DP2_LANES r.v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.v[i]) >> N); return r; }
-inline I8 cmp_gt(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] > b.v[i] ? -1 : 0; return r; }
-inline I8 cmp_eq(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] == b.v[i] ? -1 : 0; return r; }
-inline I8 min(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] < b.v[i] ? a.v[i] : b.v[i]; return r; }
-inline I8 max(I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = a.v[i] > b.v[i] ? a.v[i] : b.v[i]; return r; }
-// Lane i = m lane i ? a : b (m all ones or zero per lane).
-inline F8 select(I8 m, F8 a, F8 b) { F8 r; DP2_LANES r.v[i] = m.v[i] ? a.v[i] : b.v[i]; return r; }
-inline I8 select(I8 m, I8 a, I8 b) { I8 r; DP2_LANES r.v[i] = m.v[i] ? a.v[i] : b.v[i]; return r; }
-inline int bits(I8 m) { int r = 0; DP2_LANES r |= (m.v[i] < 0 ? 1 : 0) << i; return r; }
 // 32-bit loads from base + index·4 bytes.
 inline I8 gather(const std::uint32_t* base, I8 index) {
   I8 r;
-  DP2_LANES r.v[i] = static_cast<std::int32_t>(base[index.v[i]]);
+  for (int i = 0; i < 8; ++i) r.v[i] = static_cast<std::int32_t>(base[index.v[i]]);
   return r;
 }
 // Two neighbouring texels per lane: first = base[index], second = base[index + 1].
@@ -101,7 +133,6 @@ inline void gather_pair(const std::uint32_t* base, I8 index, I8& first, I8& seco
   first = gather(base, index);
   second = gather(base + 1, index);
 }
-#undef DP2_LANES
 
 #elif DP2_SIMD_TARGET == 1  // ------------------------------------------------------- SSE4.1
 
