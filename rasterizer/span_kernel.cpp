@@ -665,8 +665,8 @@ void block_kernel(const FastDraw& d, const TrianglePrim& t, const Plane* tri_pla
                   TileCounters& counters) {
   // The AVX2 and NEON copies compile the 16-bit tests out of their 32-bit copies. The
   // scalar and SSE4.1 copies keep one set, with those tests as per-draw branches: a second
-  // set doubled their compile time, which the sanitizer builds (where each scalar F8
-  // operation is a loop) could not afford, and only CPUs without AVX2 run them.
+  // set would double their compile time, in every one of CI's builds, and only CPUs
+  // without AVX2 run them.
   constexpr bool kSplit16 = DP2_SIMD_TARGET == 2 || DP2_SIMD_TARGET == 3;
   if constexpr (kSplit16) {
     if (!d.color16 && !d.depth16) {

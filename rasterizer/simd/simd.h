@@ -43,11 +43,7 @@ inline constexpr int kLanes = 8;
 // (every lane a memory access to walk for aliases and to instrument) — most of CI's time.
 // Lanes hold the same IEEE single and two's-complement values as the other targets; the
 // integer arithmetic is done on unsigned lanes, where wrapping is defined.
-//
-// -Wpsabi warns that such a vector is passed differently with and without AVX: no call
-// here crosses that line (every function taking one lives in this copy's own namespace,
-// in the one TU that includes this header), so the warning is off for the includer.
-#pragma GCC diagnostic ignored "-Wpsabi"
+// (The build turns off -Wpsabi for them: CMakeLists.txt says why.)
 typedef float VF __attribute__((vector_size(32)));
 typedef std::int32_t VI __attribute__((vector_size(32)));
 typedef std::uint32_t VU __attribute__((vector_size(32)));
