@@ -301,9 +301,8 @@ template <bool kAlpha, bool kInRange>
 
 // The single-level case inline in the block body of the AVX2 copy: a call passes the
 // coordinates and returns the 128-byte colour through memory (W2 +5%). The scalar and
-// SSE4.1 copies keep the call: inlined, they made the sanitizer builds (where each
-// scalar F8 operation is a loop) much slower to compile, and only CPUs without AVX2 run
-// them.
+// SSE4.1 copies keep the call: inlined into every kernel it makes them much slower to
+// compile, in each of CI's builds, and only CPUs without AVX2 run them.
 #if DP2_SIMD_TARGET == 2
 #define DP2_SAMPLE_INLINE DP2_INLINE
 #else
