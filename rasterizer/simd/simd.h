@@ -36,92 +36,101 @@ inline constexpr int kLanes = 8;
 
 #if DP2_SIMD_TARGET == 0  // ------------------------------------------------------------ scalar
 
-// GCC's and Clang's generic vectors: each operation below is the lane-by-lane rule written
-// once for all eight lanes, and the compiler lowers it to the baseline instruction set
-// (SSE2 pairs on x86-64, one lane at a time where there is none). Written as eight-lane
-// loops over arrays instead, this copy took GCC 2 minutes at -O2 and over 10 under ASan
-// (every lane a memory access to walk for aliases and to instrument) — most of CI's time.
-// Lanes hold the same IEEE single and two's-complement values as the other targets; the
-// integer arithmetic is done on unsigned lanes, where wrapping is defined.
-// (The build turns off -Wpsabi for them: CMakeLists.txt says why.)
-typedef float VF __attribute__((vector_size(32)));
-typedef std::int32_t VI __attribute__((vector_size(32)));
-typedef std::uint32_t VU __attribute__((vector_size(32)));
-struct F8 { VF v; };
-struct I8 { VI v; };
+// GCC's and Clang's generic vectors, two halves of four lanes: each operation below is the
+// lane-by-lane rule written once for four lanes, and the compiler lowers it to the
+// baseline instruction set (SSE2 on x86-64, one lane at a time where there is no vector
+// unit). Four-lane halves, not one 32-byte vector: SSE2 has no 32-byte registers, and GCC
+// turns a compare-and-select on a vector wider than the machine's into a branch per lane
+// (2× slower on W1). Written as eight-lane loops over arrays, as it once was, this copy
+// took GCC 2 minutes at -O2 and over 10 under ASan (every lane a memory access to walk
+// for aliases and to instrument) — most of CI's time. Lanes hold the same IEEE single and
+// two's-complement values as the other targets; the integer arithmetic is done on
+// unsigned lanes, where wrapping is defined.
+typedef float VF __attribute__((vector_size(16)));
+typedef std::int32_t VI __attribute__((vector_size(16)));
+typedef std::uint32_t VU __attribute__((vector_size(16)));
+struct F8 { VF h[2]; };  // lanes 0–3, 4–7
+struct I8 { VI h[2]; };
 
 inline VI as_int(VF a) { return std::bit_cast<VI>(a); }
 inline VF as_float(VI a) { return std::bit_cast<VF>(a); }
 inline VI wrap(VU a) { return std::bit_cast<VI>(a); }
 inline VU as_unsigned(VI a) { return std::bit_cast<VU>(a); }
 
-inline F8 splat(float x) { return {VF{} + x}; }
-inline I8 splat_i(std::int32_t x) { return {VI{} + x}; }
-inline F8 load(const float* p) { F8 r; std::memcpy(&r.v, p, 32); return r; }
-inline I8 load_i(const void* p) { I8 r; std::memcpy(&r.v, p, 32); return r; }
-inline void store(float* p, F8 a) { std::memcpy(p, &a.v, 32); }
-inline void store_i(void* p, I8 a) { std::memcpy(p, &a.v, 32); }
+inline F8 splat(float x) { return {VF{} + x, VF{} + x}; }
+inline I8 splat_i(std::int32_t x) { return {VI{} + x, VI{} + x}; }
+inline F8 load(const float* p) { F8 r; std::memcpy(r.h, p, 32); return r; }
+inline I8 load_i(const void* p) { I8 r; std::memcpy(r.h, p, 32); return r; }
+inline void store(float* p, F8 a) { std::memcpy(p, a.h, 32); }
+inline void store_i(void* p, I8 a) { std::memcpy(p, a.h, 32); }
 // Lanes 0–3 from row0, 4–7 from row1 (a 4×2 block of 32-bit pixels), and back.
 inline I8 load_rows(const void* row0, const void* row1) {
-  std::int32_t v[8];
-  std::memcpy(v, row0, 16);
-  std::memcpy(v + 4, row1, 16);
-  return load_i(v);
+  I8 r;
+  std::memcpy(&r.h[0], row0, 16);
+  std::memcpy(&r.h[1], row1, 16);
+  return r;
 }
 inline void store_rows(void* row0, void* row1, I8 a) {
-  std::int32_t v[8];
-  store_i(v, a);
-  std::memcpy(row0, v, 16);
-  std::memcpy(row1, v + 4, 16);
+  std::memcpy(row0, &a.h[0], 16);
+  std::memcpy(row1, &a.h[1], 16);
 }
-inline F8 operator+(F8 a, F8 b) { return {a.v + b.v}; }
-inline F8 operator-(F8 a, F8 b) { return {a.v - b.v}; }
-inline F8 operator*(F8 a, F8 b) { return {a.v * b.v}; }
-inline F8 operator/(F8 a, F8 b) { return {a.v / b.v}; }
+inline F8 operator+(F8 a, F8 b) { return {a.h[0] + b.h[0], a.h[1] + b.h[1]}; }
+inline F8 operator-(F8 a, F8 b) { return {a.h[0] - b.h[0], a.h[1] - b.h[1]}; }
+inline F8 operator*(F8 a, F8 b) { return {a.h[0] * b.h[0], a.h[1] * b.h[1]}; }
+inline F8 operator/(F8 a, F8 b) { return {a.h[0] / b.h[0], a.h[1] / b.h[1]}; }
 // Lane i = m lane i ? a : b (m all ones or zero per lane).
-inline F8 select(I8 m, F8 a, F8 b) { return {as_float((m.v & as_int(a.v)) | (~m.v & as_int(b.v)))}; }
-inline I8 select(I8 m, I8 a, I8 b) { return {(m.v & a.v) | (~m.v & b.v)}; }
+inline VI blend(VI m, VI a, VI b) { return (m & a) | (~m & b); }
+inline I8 select(I8 m, I8 a, I8 b) { return {blend(m.h[0], a.h[0], b.h[0]), blend(m.h[1], a.h[1], b.h[1])}; }
+inline F8 select(I8 m, F8 a, F8 b) {
+  return {as_float(blend(m.h[0], as_int(a.h[0]), as_int(b.h[0]))), as_float(blend(m.h[1], as_int(a.h[1]), as_int(b.h[1])))};
+}
+inline I8 cmp_lt(F8 a, F8 b) { return {a.h[0] < b.h[0], a.h[1] < b.h[1]}; }
+inline I8 cmp_le(F8 a, F8 b) { return {a.h[0] <= b.h[0], a.h[1] <= b.h[1]}; }
+inline I8 cmp_gt(F8 a, F8 b) { return {a.h[0] > b.h[0], a.h[1] > b.h[1]}; }
+inline I8 is_nan(F8 a) { return {a.h[0] != a.h[0], a.h[1] != a.h[1]}; }
 // a < b ? a : b, lane by lane: the second operand when either is NaN.
-inline F8 min(F8 a, F8 b) { return select({a.v < b.v}, a, b); }
-inline F8 max(F8 a, F8 b) { return select({a.v > b.v}, a, b); }
+inline F8 min(F8 a, F8 b) { return select(cmp_lt(a, b), a, b); }
+inline F8 max(F8 a, F8 b) { return select(cmp_gt(a, b), a, b); }
 inline F8 floor(F8 a) {
-  for (int i = 0; i < 8; ++i) a.v[i] = __builtin_floorf(a.v[i]);
+  for (int i = 0; i < 4; ++i) {
+    a.h[0][i] = __builtin_floorf(a.h[0][i]);
+    a.h[1][i] = __builtin_floorf(a.h[1][i]);
+  }
   return a;
 }
-inline I8 cmp_lt(F8 a, F8 b) { return {a.v < b.v}; }
-inline I8 cmp_le(F8 a, F8 b) { return {a.v <= b.v}; }
-inline I8 cmp_gt(F8 a, F8 b) { return {a.v > b.v}; }
-inline I8 is_nan(F8 a) { return {a.v != a.v}; }
-inline F8 to_float(I8 a) { return {__builtin_convertvector(a.v, VF)}; }
+inline F8 to_float(I8 a) { return {__builtin_convertvector(a.h[0], VF), __builtin_convertvector(a.h[1], VF)}; }
 // Toward zero; INT32_MIN where out of range or NaN. Out-of-range lanes are zeroed before
 // the conversion, which is undefined for them in C++.
-inline I8 truncate(F8 a) {
-  const VI in_range = (a.v > -2147483904.0f) & (a.v < 2147483648.0f);
-  const VI t = __builtin_convertvector(as_float(in_range & as_int(a.v)), VI);
-  return select({in_range}, I8{t}, splat_i(INT32_MIN));
+inline VI truncate_half(VF a) {
+  const VI in_range = (a > -2147483904.0f) & (a < 2147483648.0f);
+  return blend(in_range, __builtin_convertvector(as_float(in_range & as_int(a)), VI), VI{} + INT32_MIN);
 }
-inline I8 operator+(I8 a, I8 b) { return {wrap(as_unsigned(a.v) + as_unsigned(b.v))}; }
-inline I8 operator-(I8 a, I8 b) { return {wrap(as_unsigned(a.v) - as_unsigned(b.v))}; }
-inline I8 mul_lo(I8 a, I8 b) { return {wrap(as_unsigned(a.v) * as_unsigned(b.v))}; }
-inline I8 operator&(I8 a, I8 b) { return {a.v & b.v}; }
-inline I8 operator|(I8 a, I8 b) { return {a.v | b.v}; }
-inline I8 operator^(I8 a, I8 b) { return {a.v ^ b.v}; }
-inline I8 andnot(I8 a, I8 b) { return {~a.v & b.v}; }  // ~a & b
-template <int N> I8 shl(I8 a) { return {wrap(as_unsigned(a.v) << N)}; }
-template <int N> I8 shr(I8 a) { return {wrap(as_unsigned(a.v) >> N)}; }
-inline I8 cmp_gt(I8 a, I8 b) { return {a.v > b.v}; }
-inline I8 cmp_eq(I8 a, I8 b) { return {a.v == b.v}; }
-inline I8 min(I8 a, I8 b) { return select({a.v < b.v}, a, b); }
-inline I8 max(I8 a, I8 b) { return select({a.v > b.v}, a, b); }
+inline I8 truncate(F8 a) { return {truncate_half(a.h[0]), truncate_half(a.h[1])}; }
+inline I8 operator+(I8 a, I8 b) { return {wrap(as_unsigned(a.h[0]) + as_unsigned(b.h[0])), wrap(as_unsigned(a.h[1]) + as_unsigned(b.h[1]))}; }
+inline I8 operator-(I8 a, I8 b) { return {wrap(as_unsigned(a.h[0]) - as_unsigned(b.h[0])), wrap(as_unsigned(a.h[1]) - as_unsigned(b.h[1]))}; }
+inline I8 mul_lo(I8 a, I8 b) { return {wrap(as_unsigned(a.h[0]) * as_unsigned(b.h[0])), wrap(as_unsigned(a.h[1]) * as_unsigned(b.h[1]))}; }
+inline I8 operator&(I8 a, I8 b) { return {a.h[0] & b.h[0], a.h[1] & b.h[1]}; }
+inline I8 operator|(I8 a, I8 b) { return {a.h[0] | b.h[0], a.h[1] | b.h[1]}; }
+inline I8 operator^(I8 a, I8 b) { return {a.h[0] ^ b.h[0], a.h[1] ^ b.h[1]}; }
+inline I8 andnot(I8 a, I8 b) { return {~a.h[0] & b.h[0], ~a.h[1] & b.h[1]}; }  // ~a & b
+template <int N> I8 shl(I8 a) { return {wrap(as_unsigned(a.h[0]) << N), wrap(as_unsigned(a.h[1]) << N)}; }
+template <int N> I8 shr(I8 a) { return {wrap(as_unsigned(a.h[0]) >> N), wrap(as_unsigned(a.h[1]) >> N)}; }
+inline I8 cmp_gt(I8 a, I8 b) { return {a.h[0] > b.h[0], a.h[1] > b.h[1]}; }
+inline I8 cmp_eq(I8 a, I8 b) { return {a.h[0] == b.h[0], a.h[1] == b.h[1]}; }
+inline I8 min(I8 a, I8 b) { return select(cmp_gt(b, a), a, b); }
+inline I8 max(I8 a, I8 b) { return select(cmp_gt(a, b), a, b); }
 inline int bits(I8 m) {
   int r = 0;
-  for (int i = 0; i < 8; ++i) r |= (m.v[i] < 0 ? 1 : 0) << i;
+  for (int i = 0; i < 4; ++i) r |= (m.h[0][i] < 0 ? 1 : 0) << i | (m.h[1][i] < 0 ? 1 : 0) << (i + 4);
   return r;
 }
 // 32-bit loads from base + index·4 bytes.
 inline I8 gather(const std::uint32_t* base, I8 index) {
   I8 r;
-  for (int i = 0; i < 8; ++i) r.v[i] = static_cast<std::int32_t>(base[index.v[i]]);
+  for (int i = 0; i < 4; ++i) {
+    r.h[0][i] = static_cast<std::int32_t>(base[index.h[0][i]]);
+    r.h[1][i] = static_cast<std::int32_t>(base[index.h[1][i]]);
+  }
   return r;
 }
 // Two neighbouring texels per lane: first = base[index], second = base[index + 1].
