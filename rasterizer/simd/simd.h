@@ -124,20 +124,6 @@ inline int bits(I8 m) {
   for (int i = 0; i < 4; ++i) r |= (m.h[0][i] < 0 ? 1 : 0) << i | (m.h[1][i] < 0 ? 1 : 0) << (i + 4);
   return r;
 }
-// 32-bit loads from base + index·4 bytes.
-inline I8 gather(const std::uint32_t* base, I8 index) {
-  I8 r;
-  for (int i = 0; i < 4; ++i) {
-    r.h[0][i] = static_cast<std::int32_t>(base[index.h[0][i]]);
-    r.h[1][i] = static_cast<std::int32_t>(base[index.h[1][i]]);
-  }
-  return r;
-}
-// Two neighbouring texels per lane: first = base[index], second = base[index + 1].
-inline void gather_pair(const std::uint32_t* base, I8 index, I8& first, I8& second) {
-  first = gather(base, index);
-  second = gather(base + 1, index);
-}
 
 #elif DP2_SIMD_TARGET == 1  // ------------------------------------------------------- SSE4.1
 
@@ -354,9 +340,10 @@ inline int bits(I8 m) {
 #error "unknown DP2_SIMD_TARGET"
 #endif
 
-#if DP2_SIMD_TARGET == 1 || DP2_SIMD_TARGET == 3
-// SSE4.1 and NEON have no gather: eight scalar loads through memory (32-bit loads from
-// base + index·4 bytes; the pair form also loads each lane's right-hand neighbour).
+#if DP2_SIMD_TARGET != 2
+// Only AVX2 has a gather (and its own pair gather): the others make eight scalar loads
+// through memory (32-bit loads from base + index·4 bytes; the pair form also loads each
+// lane's right-hand neighbour).
 inline I8 gather(const std::uint32_t* base, I8 index) {
   alignas(16) std::int32_t i[8], r[8];
   store_i(i, index);

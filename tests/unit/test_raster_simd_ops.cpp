@@ -1,11 +1,12 @@
 // simd.h's vector target for this machine (SSE4.1 on x86, NEON on AArch64), or its scalar
 // copy (GCC's generic vectors) when test_raster_simd_ops_scalar.cpp includes this file,
-// operation by operation, against the meaning the header's comment gives every target: min/max give
-// the second operand when either is NaN, truncation gives INT32_MIN out of range or for
-// NaN, integer adds and products wrap, select and bits read all-ones masks. The image
-// tests compare whole kernels; these reach the corners (NaN, infinities, ±0, values past
-// int32) that images seldom do. On x86 this file is its own executable, built with
-// -msse4.1 (tests/CMakeLists.txt says why); its cases return at once on a CPU without it.
+// operation by operation, against the meaning the header's comment gives every target:
+// min/max give the second operand when either is NaN, truncation gives INT32_MIN out of
+// range or for NaN, integer adds and products wrap, select and bits read all-ones masks.
+// The image tests compare whole kernels; these reach the corners (NaN, infinities, ±0,
+// values past int32) that images seldom do. On x86 this file is its own executable, built
+// with -msse4.1 (tests/CMakeLists.txt says why); its cases return at once on a CPU
+// without it.
 #if defined(DP2_SIMD_OPS_MAIN)
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #endif
@@ -48,14 +49,17 @@ bool target_runs() {
 #endif
 }
 
-// Inputs with every corner: NaN, infinities, signed zeros, int32's edges, halves — the
-// first kNamedCorners — then random values.
-constexpr int kNamedCorners = 20;
-std::vector<float> corner_floats() {
+// Every corner: NaN, infinities, signed zeros, int32's edges, halves.
+std::vector<float> named_corners() {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-  std::vector<float> v = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 1.5f, -2.5f, inf, -inf, nan, -nan,
-                          2147483520.0f, 2147483648.0f, -2147483648.0f, -2147483904.0f, 1e-40f, -1e-40f,
-                          16777215.0f, 3.0e38f};
+  return {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 1.5f, -2.5f, inf, -inf, nan, -nan,
+          2147483520.0f, 2147483648.0f, -2147483648.0f, -2147483904.0f, 1e-40f, -1e-40f,
+          16777215.0f, 3.0e38f};
+}
+
+// The named corners first, then random values.
+std::vector<float> corner_floats() {
+  std::vector<float> v = named_corners();
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> any(-3e9f, 3e9f), unit(-2.0f, 2.0f);
   while (v.size() < 4096) v.push_back(v.size() % 2 ? any(rng) : unit(rng));
@@ -74,6 +78,7 @@ struct Lanes {
 TEST_CASE("simd ops, " DP2_SIMD_OPS_COPY ": every operation keeps its scalar meaning") {
   if (!target_runs()) return;
   const std::vector<float> in = corner_floats();
+  const std::size_t named = named_corners().size();
   std::mt19937 rng(11);
   std::uniform_int_distribution<std::size_t> pick(0, in.size() - 1);
   std::uniform_int_distribution<std::int32_t> any_int(std::numeric_limits<std::int32_t>::min(),
@@ -85,10 +90,10 @@ TEST_CASE("simd ops, " DP2_SIMD_OPS_COPY ": every operation keeps its scalar mea
     for (int k = 0; k < 8; ++k) {
       // The first rounds take every ordered pair of the named corners (a = +0 with b = −0
       // tells min's and max's operand order apart); the rest draw from all of them.
-      const int pair = round * 8 + k;
-      const bool corner_pair = pair < kNamedCorners * kNamedCorners;
-      a[k] = corner_pair ? in[static_cast<std::size_t>(pair / kNamedCorners)] : in[pick(rng)];
-      b[k] = corner_pair ? in[static_cast<std::size_t>(pair % kNamedCorners)] : round % 7 == 0 ? a[k] : in[pick(rng)];
+      const std::size_t pair = static_cast<std::size_t>(round) * 8 + static_cast<std::size_t>(k);
+      const bool corner_pair = pair < named * named;
+      a[k] = corner_pair ? in[pair / named] : in[pick(rng)];
+      b[k] = corner_pair ? in[pair % named] : round % 7 == 0 ? a[k] : in[pick(rng)];
       p[k] = any_int(rng);
       q[k] = round % 5 == 0 ? p[k] : any_int(rng);
       m[k] = (p[k] & 1) ? -1 : 0;  // a mask: all ones or zero
