@@ -226,7 +226,7 @@ bool runs(Isa isa) noexcept {
     case Isa::kScalar: return true;
 #if defined(__x86_64__) || defined(__i386__)
     case Isa::kSse41: return block_kernels_sse41() && __builtin_cpu_supports("sse4.1");
-    case Isa::kAvx2: return block_kernels_avx2() && __builtin_cpu_supports("avx2");
+    case Isa::kAvx2: return block_kernels_avx2() && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
     case Isa::kNeon: return block_kernels_neon() != nullptr;
     default: return false;

@@ -80,9 +80,13 @@ struct Block {
   bool half;
 };
 
-DP2_INLINE Block block_at(std::byte* base, std::uint32_t pitch, std::int32_t x, std::int32_t y, bool whole,
-                          bool half) {
-  std::byte* r0 = base + static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x) * (half ? 2 : 4);
+// Row y's pixel x, the first of a row pair's blocks.
+DP2_INLINE std::byte* row_start(std::byte* base, std::uint32_t pitch, std::int32_t x, std::int32_t y, bool half) {
+  return base + static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x) * (half ? 2 : 4);
+}
+// Block k of the row pair that starts at `row` (row_start()).
+DP2_INLINE Block block_at(std::byte* row, std::uint32_t pitch, std::int32_t k, bool whole, bool half) {
+  std::byte* r0 = row + static_cast<std::size_t>(k) * (half ? 8 : 16);
   return {r0, r0 + pitch, whole, half};
 }
 
@@ -124,12 +128,10 @@ DP2_INLINE I8 compare(Compare func, I8 a, I8 b) {
 }
 
 DP2_INLINE F8 unorm8(I8 raw, int shift) {
-  const I8 q = shift == 0 ? raw & splat_i(0xFF)
-               : shift == 8 ? shr<8>(raw) & splat_i(0xFF)
-               : shift == 16 ? shr<16>(raw) & splat_i(0xFF)
-                             : shr<24>(raw);
+  const I8 q = shift == 0 ? byte_at<0>(raw) : shift == 8 ? byte_at<1>(raw) : shift == 16 ? byte_at<2>(raw) : shr<24>(raw);
   const F8 f = to_float(q);
-  return f * splat(kInv255Head) + f * splat(kInv255Tail);
+  // f·head is exact, so the sum rounds once whether or not the product is fused.
+  return exact_product_plus(f, splat(kInv255Head), f * splat(kInv255Tail));
 }
 
 // decode_raw for A8R8G8B8 / X8R8G8B8.
@@ -529,6 +531,10 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
     const std::uint8_t* masks = g.masks[row];
     const std::int32_t y = g.y0 + 2 * row;
     const bool row_inside = y + 2 <= height;
+    // Blocks [0, whole_cols) lie inside the surfaces (x + 4 <= width), when the row pair does.
+    const std::int32_t whole_cols = !row_inside || width - g.x0 < 4 ? 0 : (width - g.x0) / 4;
+    std::byte* const color_row = row_start(color_base, color_pitch, g.x0, y, color16);
+    std::byte* const depth_row = kDepth ? row_start(depth_base, depth_pitch, g.x0, y, depth16) : nullptr;
     const F8 fy = to_float(splat_i(y - t.oy()) + lane_y);
     // This row pair's dither offsets (y % 4 is 0 or 2); 0 where nothing dithers.
     const F8 dither = dither_on ? load(d.dither_rows[(y >> 1) & 1].data()) : splat(0.0f);
@@ -540,8 +546,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
         for_each_plane([&](int slot, const Plane&) DP2_LAMBDA_INLINE { planes[slot].row(fy); });
         row_started = true;
       }
-      const std::int32_t x = g.x0 + 4 * k;
-      const bool whole = row_inside && x + 4 <= width;
+      const bool whole = k < whole_cols;
       // One block; `full` (std::true_type) when all 8 lanes are covered and inside the
       // surfaces, where the masks fold away.
       auto shade_block = [&](auto full) DP2_LAMBDA_INLINE {
@@ -558,7 +563,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
         // depth_from_float, ZBIAS, the test, the write (which also rewrites the stencil bits
         // it read, and zeroes X bits). Returns the lanes that pass.
         auto depth_test = [&](I8 live, int live_bits) DP2_LAMBDA_INLINE {
-          const Block zb = block_at(depth_base, depth_pitch, x, y, kFull || whole, depth16);
+          const Block zb = block_at(depth_row, depth_pitch, k, kFull || whole, depth16);
           const I8 old_raw = load_block(zb, live_bits);
           const I8 old_depth = depth16 ? old_raw : shr<8>(old_raw);
           F8 zc;
@@ -630,7 +635,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
         }
         const int pass_bits = bits(pass);
         if (pass_bits == 0) return;
-        const Block cb = block_at(color_base, color_pitch, x, y, kFull || whole, color16);
+        const Block cb = block_at(color_row, color_pitch, k, kFull || whole, color16);
         // encode_color and decode_raw of the target's format.
         auto encode = [&](const Color8& c) DP2_LAMBDA_INLINE {
           return color16 ? encode16(layout16, c, dither) : encode_argb(c, color_alpha);

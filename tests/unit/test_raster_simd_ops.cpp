@@ -5,8 +5,9 @@
 // range or for NaN, integer adds and products wrap, select and bits read all-ones masks.
 // The image tests compare whole kernels; these reach the corners (NaN, infinities, ±0,
 // values past int32) that images seldom do. On x86 this file is its own executable, built
-// with -msse4.1 (tests/CMakeLists.txt says why); its cases return at once on a CPU
-// without it.
+// with -msse4.1 (tests/CMakeLists.txt says why), and again as the AVX2 copy's with
+// -mavx2 -mfma (test_raster_simd_ops_avx2.cpp); their cases return at once on a CPU
+// without those.
 #if defined(DP2_SIMD_OPS_MAIN)
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #endif
@@ -24,6 +25,12 @@
 #define DP2_SIMD_TARGET 0
 #define DP2_SIMD_NS simd_ops_scalar_test
 #define DP2_SIMD_OPS_COPY "scalar copy"
+#elif defined(DP2_SIMD_OPS_AVX2)
+#if defined(__AVX2__) && defined(__FMA__)
+#define DP2_SIMD_TARGET 2
+#define DP2_SIMD_NS simd_ops_avx2_test
+#define DP2_SIMD_OPS_COPY "AVX2"
+#endif
 #elif defined(__SSE4_1__)
 #define DP2_SIMD_TARGET 1
 #define DP2_SIMD_NS simd_ops_test
@@ -44,6 +51,8 @@ using namespace dp2::raster::DP2_SIMD_NS;
 bool target_runs() {
 #if DP2_SIMD_TARGET == 1
   return __builtin_cpu_supports("sse4.1");
+#elif DP2_SIMD_TARGET == 2
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #else
   return true;
 #endif
@@ -143,6 +152,28 @@ TEST_CASE("simd ops, " DP2_SIMD_OPS_COPY ": every operation keeps its scalar mea
     for (int k = 0; k < 8; ++k) CHECK(r.i[k] == ((~p[k] & q[k]) ^ (p[k] | q[k])));
     i_lanes(shl<8>(ia) & shr<24>(ib));
     for (int k = 0; k < 8; ++k) CHECK(r.i[k] == wrap((up(k) << 8) & (uq(k) >> 24)));
+    i_lanes(byte_at<0>(ia));
+    for (int k = 0; k < 8; ++k) CHECK(r.i[k] == wrap(up(k) & 0xFFu));
+    i_lanes(byte_at<1>(ia));
+    for (int k = 0; k < 8; ++k) CHECK(r.i[k] == wrap((up(k) >> 8) & 0xFFu));
+    i_lanes(byte_at<2>(ia));
+    for (int k = 0; k < 8; ++k) CHECK(r.i[k] == wrap((up(k) >> 16) & 0xFFu));
+    i_lanes(byte_at<3>(ia));
+    for (int k = 0; k < 8; ++k) CHECK(r.i[k] == wrap(up(k) >> 24));
+    {
+      // exact_product_plus() is a·b + c for an exact product: here an 8-bit integer times
+      // a 16-bit mantissa (at most 24 bits), plus any value, corners included.
+      alignas(32) float x[8], y[8];
+      for (int k = 0; k < 8; ++k) {
+        x[k] = static_cast<float>(up(k) & 0xFFu);
+        y[k] = std::ldexp(static_cast<float>(uq(k) & 0xFFFFu), static_cast<int>(uq(k) >> 26) - 40);
+      }
+      f_lanes(exact_product_plus(load(x), load(y), fb));
+      for (int k = 0; k < 8; ++k) {
+        const float want = x[k] * y[k] + b[k];  // no FMA: -ffp-contract=off
+        CHECK((std::isnan(want) ? std::isnan(r.f[k]) : bits_of(r.f[k]) == bits_of(want)));
+      }
+    }
     i_lanes(cmp_gt(ia, ib) | shl<1>(cmp_eq(ia, ib)));
     for (int k = 0; k < 8; ++k) CHECK(r.i[k] == ((p[k] > q[k] ? -1 : 0) | (p[k] == q[k] ? -2 : 0)));
     i_lanes(min(ia, ib) - max(ia, ib));
