@@ -317,7 +317,9 @@ DP2_SAMPLE_INLINE Color8 sample(const FastDraw& d, F8 u, F8 v) {
 }
 
 // select_arg() for the selectors prepare_fast_draw admits (no modifiers).
-DP2_INLINE const Color8& argument(std::uint8_t arg, const Color8& diffuse, const Color8& texture, const Color8& tfactor) {
+// By value: returning a reference made the kernel keep the three colours in memory and
+// read the chosen one back, in every block.
+DP2_INLINE Color8 argument(std::uint8_t arg, const Color8& diffuse, const Color8& texture, const Color8& tfactor) {
   switch (arg) {
     case kArgTexture: return texture;
     case kArgTFactor: return tfactor;
@@ -479,6 +481,9 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   const Compare depth_func = d.depth_func, alpha_func = d.alpha_func;
   const bool depth_write = d.depth_write, alpha_test = !kLean && d.alpha_test, specular = !kLean && d.specular;
   const bool color_alpha = d.color_alpha, alpha_op_disabled = d.alpha_op == TextureOp::kDisable;
+  const TextureOp color_op = d.color_op, alpha_op = d.alpha_op;
+  const std::uint8_t color_arg1 = d.color_arg1, color_arg2 = d.color_arg2;
+  const std::uint8_t alpha_arg1 = d.alpha_arg1, alpha_arg2 = d.alpha_arg2;
   const FastDraw::Fog fog = kLean ? FastDraw::Fog::kNone : d.fog;
   const bool perspective = !kLean && t.perspective;
   const std::uint8_t flat_mask = t.flat_mask;
@@ -602,15 +607,15 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
             texel = need_alpha ? (in_range ? sample<true, true>(d, tu, tv) : sample<true, false>(d, tu, tv))
                                : (in_range ? sample<false, true>(d, tu, tv) : sample<false, false>(d, tu, tv));
           }
-          const Color8& c1 = argument(d.color_arg1, diffuse, texel, tfactor);
-          const Color8& c2 = argument(d.color_arg2, diffuse, texel, tfactor);
-          color.r = op(d.color_op, c1.r, c2.r);
-          color.g = op(d.color_op, c1.g, c2.g);
-          color.b = op(d.color_op, c1.b, c2.b);
+          const Color8 c1 = argument(color_arg1, diffuse, texel, tfactor);
+          const Color8 c2 = argument(color_arg2, diffuse, texel, tfactor);
+          color.r = op(color_op, c1.r, c2.r);
+          color.g = op(color_op, c1.g, c2.g);
+          color.b = op(color_op, c1.b, c2.b);
           // ALPHAOP DISABLE passes the current (diffuse) alpha through.
           if (need_alpha && !alpha_op_disabled)
-            color.a = op(d.alpha_op, argument(d.alpha_arg1, diffuse, texel, tfactor).a,
-                         argument(d.alpha_arg2, diffuse, texel, tfactor).a);
+            color.a = op(alpha_op, argument(alpha_arg1, diffuse, texel, tfactor).a,
+                         argument(alpha_arg2, diffuse, texel, tfactor).a);
         }
         if (specular) {
           color.r = min_std_one(color.r + channel(4));
