@@ -1,25 +1,14 @@
 #include "vertex/fetch.h"
 
-#include <cstring>
-
+#include "vertex/vertex_bytes.h"
 
 namespace dp2::vertex {
 namespace {
 
-float load_float(const std::byte* p) {
-  float f;
-  std::memcpy(&f, p, sizeof f);
-  return f;
-}
-
 // Written in place: a Color returned by value from an out-of-line call travelled through
-// the stack and stalled on store forwarding (a third of fetch's time in W4).
-void load_color(const std::byte* p, raster::Color& out) {
-  DWORD c;
-  std::memcpy(&c, p, sizeof c);  // D3DCOLOR: 0xAARRGGBB
-  out = {static_cast<float>((c >> 16) & 0xFFu) / 255.0f, static_cast<float>((c >> 8) & 0xFFu) / 255.0f,
-         static_cast<float>(c & 0xFFu) / 255.0f, static_cast<float>(c >> 24) / 255.0f};
-}
+// the stack and stalled on store forwarding (a third of fetch's time in W4). Inlined,
+// color_from_argb() returns it in registers.
+void load_color(const std::byte* p, raster::Color& out) { out = color_from_argb(load_dword(p)); }
 
 // fetch() writes every field; a field added to Vertex must be added there.
 static_assert(sizeof(raster::Vertex) == sizeof(float) * (4 + 4 + 4 + 1 + 4 * raster::kMaxTextureCoordSets));

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "ddi/fvf.h"
+#include "vertex/vertex_bytes.h"
 
 namespace dp2::vertex {
 namespace {
@@ -53,20 +54,6 @@ D3DMATRIX identity() {
   return from_mat(m);
 }
 
-float load_float(const std::byte* p) {
-  float f;
-  std::memcpy(&f, p, sizeof f);
-  return f;
-}
-DWORD load_dword(const std::byte* p) {
-  DWORD d;
-  std::memcpy(&d, p, sizeof d);
-  return d;
-}
-raster::Color color_from_argb(DWORD c) {
-  return {static_cast<float>((c >> 16) & 0xFFu) / 255.0f, static_cast<float>((c >> 8) & 0xFFu) / 255.0f,
-          static_cast<float>(c & 0xFFu) / 255.0f, static_cast<float>(c >> 24) / 255.0f};
-}
 raster::Color color_from_value(const D3DCOLORVALUE& c) { return {c.r, c.g, c.b, c.a}; }
 float saturate(float v) { return std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, 1.0f); }
 
