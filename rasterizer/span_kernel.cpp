@@ -127,16 +127,16 @@ DP2_INLINE I8 compare(Compare func, I8 a, I8 b) {
   return splat_i(-1);
 }
 
-DP2_INLINE F8 unorm8(I8 raw, int shift) {
-  const I8 q = shift == 0 ? byte_at<0>(raw) : shift == 8 ? byte_at<1>(raw) : shift == 16 ? byte_at<2>(raw) : shr<24>(raw);
-  const F8 f = to_float(q);
+template <int kShift>
+DP2_INLINE F8 unorm8(I8 raw) {
+  const F8 f = to_float(byte_at<kShift / 8>(raw));
   // f·head is exact, so the sum rounds once whether or not the product is fused.
   return exact_product_plus(f, splat(kInv255Head), f * splat(kInv255Tail));
 }
 
 // decode_raw for A8R8G8B8 / X8R8G8B8.
 DP2_INLINE Color8 decode_argb(I8 raw, bool alpha) {
-  return {unorm8(raw, 16), unorm8(raw, 8), unorm8(raw, 0), alpha ? unorm8(raw, 24) : splat(1.0f)};
+  return {unorm8<16>(raw), unorm8<8>(raw), unorm8<0>(raw), alpha ? unorm8<24>(raw) : splat(1.0f)};
 }
 
 // quantize() of a channel already in [0, 1] (formats.cpp): floor(c·255 + 0.5 + dither)

@@ -234,9 +234,8 @@ inline I8 max(I8 a, I8 b) { return {_mm256_max_epi32(a.v, b.v)}; }
 inline F8 select(I8 m, F8 a, F8 b) { return {_mm256_blendv_ps(b.v, a.v, _mm256_castsi256_ps(m.v))}; }
 inline I8 select(I8 m, I8 a, I8 b) { return {_mm256_blendv_epi8(b.v, a.v, m.v)}; }
 inline int bits(I8 m) { return _mm256_movemask_ps(_mm256_castsi256_ps(m.v)); }
-// Byte N of each lane, zero-extended: one vpshufb where the shared spelling below takes a
-// shift and a mask.
-#define DP2_HAVE_BYTE_AT 1
+// Byte N of each lane, zero-extended: one vpshufb where the other targets shift and mask
+// (below).
 template <int N> I8 byte_at(I8 a) {
   static_assert(N >= 0 && N < 4);
   constexpr char z = -1;  // pshufb: a byte index with the top bit set reads zero
@@ -246,8 +245,7 @@ template <int N> I8 byte_at(I8 a) {
 }
 // a·b + c where the product a·b is exact: one rounding either way, so the fused form
 // (FMA3, which this copy is built with and span.cpp requires of the CPU) gives the very
-// bits of the separate multiply and add.
-#define DP2_HAVE_EXACT_PRODUCT_PLUS 1
+// bits of the separate multiply and add. The other targets multiply and add (below).
 inline F8 exact_product_plus(F8 a, F8 b, F8 c) { return {_mm256_fmadd_ps(a.v, b.v, c.v)}; }
 inline I8 gather(const std::uint32_t* base, I8 index) {
   return {_mm256_i32gather_epi32(reinterpret_cast<const int*>(base), index.v, 4)};
@@ -356,6 +354,13 @@ inline int bits(I8 m) {
 #endif
 
 #if DP2_SIMD_TARGET != 2
+// byte_at() and exact_product_plus() as the AVX2 copy defines them, in plain operations.
+template <int N> I8 byte_at(I8 a) {
+  static_assert(N >= 0 && N < 4);
+  if constexpr (N == 3) return shr<24>(a);
+  else return shr<8 * N>(a) & splat_i(0xFF);
+}
+inline F8 exact_product_plus(F8 a, F8 b, F8 c) { return a * b + c; }
 // Only AVX2 has a gather (and its own pair gather): the others make eight scalar loads
 // through memory (32-bit loads from base + index·4 bytes; the pair form also loads each
 // lane's right-hand neighbour).
@@ -421,15 +426,6 @@ inline void store_rows16(void* row0, void* row1, I8 a) {
 
 // Shared spellings built on the primitives above (the same on every target).
 inline I8 operator~(I8 a) { return a ^ splat_i(-1); }
-#ifndef DP2_HAVE_BYTE_AT
-template <int N> I8 byte_at(I8 a) {
-  static_assert(N >= 0 && N < 4);
-  return shr<8 * N>(a) & splat_i(0xFF);
-}
-#endif
-#ifndef DP2_HAVE_EXACT_PRODUCT_PLUS
-inline F8 exact_product_plus(F8 a, F8 b, F8 c) { return a * b + c; }
-#endif
 // clamp01(x) = x > 0 ? (x < 1 ? x : 1) : 0, NaN → 0 (combiner.h): max(x, 0) turns NaN into
 // its second operand, 0.
 inline F8 clamp01(F8 x) { return min(max(x, splat(0.0f)), splat(1.0f)); }

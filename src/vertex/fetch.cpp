@@ -5,11 +5,6 @@
 namespace dp2::vertex {
 namespace {
 
-// Written in place: a Color returned by value from an out-of-line call travelled through
-// the stack and stalled on store forwarding (a third of fetch's time in W4). Inlined,
-// color_from_argb() returns it in registers.
-void load_color(const std::byte* p, raster::Color& out) { out = color_from_argb(load_dword(p)); }
-
 // fetch() writes every field; a field added to Vertex must be added there.
 static_assert(sizeof(raster::Vertex) == sizeof(float) * (4 + 4 + 4 + 1 + 4 * raster::kMaxTextureCoordSets));
 
@@ -29,9 +24,11 @@ void fetch(const void* context, std::uint32_t first, std::uint32_t count, raster
     o.point_size = fvf & D3DFVF_PSIZE ? load_float(v + src.at.psize) : 0.0f;
     // Without a diffuse colour, D3D uses opaque white; without a specular colour, black
     // with a fog factor of 1 (no fog).
-    if (fvf & D3DFVF_DIFFUSE) load_color(v + src.at.diffuse, o.diffuse);
+    // color_from_argb() is inline: the colour stays in registers (returned from an
+    // out-of-line call it went through the stack and stalled on store forwarding).
+    if (fvf & D3DFVF_DIFFUSE) o.diffuse = color_from_argb(load_dword(v + src.at.diffuse));
     else o.diffuse = {1.0f, 1.0f, 1.0f, 1.0f};
-    if (fvf & D3DFVF_SPECULAR) load_color(v + src.at.specular, o.specular);
+    if (fvf & D3DFVF_SPECULAR) o.specular = color_from_argb(load_dword(v + src.at.specular));
     else o.specular = {0.0f, 0.0f, 0.0f, 1.0f};
     if (fvf & D3DFVF_FOG) o.specular.a = load_float(v + src.at.fog);
     for (std::uint32_t i = src.at.sets; i < raster::kMaxTextureCoordSets; ++i) o.tex[i] = {};
