@@ -97,11 +97,64 @@ inline bool grid_edges_fit(const std::int64_t (&c)[3], const std::int64_t (&sx)[
   return true;
 }
 
+// Small triangles (W4's ten-pixel ones, W5's two-hundred-pixel ones) skip the int64 edge
+// functions and grid_edges_fit's range test, which cost more than their masks: their edge
+// functions come straight from the snapped vertices in uint32 arithmetic.
+//
+// Edge k runs from vertex k to k + 1: E_k(px, py) = dx·(py·2^b − y_k) − dy·(px·2^b − x_k)
+// + bias_k (b fraction bits), bias 0 on a top or left edge (dy < 0, or dy = 0 and dx > 0)
+// and −1 elsewhere (tile.cpp's Edges, the top-left rule). Small: the vertices' bounding
+// box spans at most kSmallExtent subpixels each way. At a pixel centre within kSmallReach
+// subpixels of that box, with X, Y the spans and R the reach,
+//   |E_k| ≤ |dx|·|py·2^b − y_k| + |dy|·|px·2^b − x_k| + 1 ≤ X·(Y + R) + Y·(X + R) + 1
+//        ≤ 2·2^14·2^15 + 1 < 2^31,
+// so every value fits in int32 and its residue modulo 2^32 — what wrapping uint32 products
+// and sums give, however the intermediate terms overflow — read as int32 is exact
+// (GridEdges).
+inline constexpr std::int64_t kSmallExtent = std::int64_t{1} << 14;
+inline constexpr std::int64_t kSmallReach = std::int64_t{1} << 14;
+
+// Whether a triangle whose snapped vertices span [x_lo, x_hi] × [y_lo, y_hi] is small.
+inline bool small_triangle(std::int64_t x_lo, std::int64_t y_lo, std::int64_t x_hi, std::int64_t y_hi) {
+  return x_hi - x_lo <= kSmallExtent && y_hi - y_lo <= kSmallExtent;
+}
+
+// A small triangle's edge functions (vertices with kBits fraction bits, positive
+// orientation) for a grid whose first pixel centre is (px, py). Every pixel centre of the
+// grid must lie within kSmallReach subpixels of the vertices' box: tile.cpp's grids hold
+// the blocks of pixels inside the triangle's bounds, at most 3 pixels past them sideways
+// and 1 up or down.
+template <int kBits>
+GridEdges small_triangle_edges(const std::int32_t (&x)[3], const std::int32_t (&y)[3], std::int32_t px,
+                               std::int32_t py) {
+  static_assert(kBits >= 0 && kBits < 16);
+  const auto ux = static_cast<std::uint32_t>(px) << kBits, uy = static_cast<std::uint32_t>(py) << kBits;
+  GridEdges out;
+  // Written per edge, not as a loop: GCC kept the loop, and its index arithmetic cost as
+  // much as the edges.
+  auto edge = [&](int k, int b) {
+    const std::int32_t dx = x[b] - x[k], dy = y[b] - y[k];  // |d| ≤ kSmallExtent: no overflow
+    // Without branches, as tile.cpp's Edges: random triangles' edge signs defeat a predictor.
+    const bool top_left = (dy < 0) | ((dy == 0) & (dx > 0));
+    const auto udx = static_cast<std::uint32_t>(dx), udy = static_cast<std::uint32_t>(dy);
+    out.c[k] = udx * (uy - static_cast<std::uint32_t>(y[k])) - udy * (ux - static_cast<std::uint32_t>(x[k])) +
+               static_cast<std::uint32_t>(top_left) - 1u;
+    out.sx[k] = (0u - udy) << kBits;
+    out.sy[k] = udx << kBits;
+  };
+  edge(0, 1);
+  edge(1, 2);
+  edge(2, 0);
+  return out;
+}
+
 // masks[row · stride + col] = the lanes of block (col, row) — at pixel (4·col, 2·row) from
-// the grid's first — where all three edge functions are ≥ 0. The definition the SSE2 form
-// must match: each lane's values evaluated afresh, their OR's sign bit read.
-inline void grid_block_masks_portable(const GridEdges& g, std::int32_t rows, std::int32_t cols, std::uint8_t* masks,
-                                      std::ptrdiff_t stride) {
+// the grid's first — where all three edge functions are ≥ 0; returns the OR of all the
+// masks (0: no lane covered). The definition the SSE2 form must match: each lane's values
+// evaluated afresh, their OR's sign bit read.
+inline int grid_block_masks_portable(const GridEdges& g, std::int32_t rows, std::int32_t cols, std::uint8_t* masks,
+                                     std::ptrdiff_t stride) {
+  int all = 0;
   for (std::int32_t row = 0; row < rows; ++row)
     for (std::int32_t col = 0; col < cols; ++col) {
       int m = 0;
@@ -112,14 +165,17 @@ inline void grid_block_masks_portable(const GridEdges& g, std::int32_t rows, std
         m |= static_cast<int>(static_cast<std::int32_t>(any) >= 0) << i;
       }
       masks[row * stride + col] = static_cast<std::uint8_t>(m);
+      all |= m;
     }
+  return all;
 }
 
 #if defined(__SSE2__)
 // SSE2: per edge, a vector for each of the block's two pixel rows, stepped by adds from
 // block to block; one movmskps per row reads the lanes' signs.
-inline void grid_block_masks_sse2(const GridEdges& g, std::int32_t rows, std::int32_t cols, std::uint8_t* masks,
-                                  std::ptrdiff_t stride) {
+inline int grid_block_masks_sse2(const GridEdges& g, std::int32_t rows, std::int32_t cols, std::uint8_t* masks,
+                                 std::ptrdiff_t stride) {
+  int inside_any = 0;  // bit set: some block had that lane inside
   __m128i top[3], bottom[3], right[3], down[3];
   for (int k = 0; k < 3; ++k) {
     const std::uint32_t c = g.c[k], sx = g.sx[k];
@@ -136,6 +192,7 @@ inline void grid_block_masks_sse2(const GridEdges& g, std::int32_t rows, std::in
       const int outside = _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(_mm_or_si128(t0, t1), t2))) |
                           _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(_mm_or_si128(b0, b1), b2))) << 4;
       out[col] = static_cast<std::uint8_t>(~outside);
+      inside_any |= ~outside;
       t0 = _mm_add_epi32(t0, right[0]);
       t1 = _mm_add_epi32(t1, right[1]);
       t2 = _mm_add_epi32(t2, right[2]);
@@ -148,15 +205,16 @@ inline void grid_block_masks_sse2(const GridEdges& g, std::int32_t rows, std::in
       bottom[k] = _mm_add_epi32(bottom[k], down[k]);
     }
   }
+  return inside_any & 0xFF;
 }
 #endif
 
-inline void grid_block_masks(const GridEdges& g, std::int32_t rows, std::int32_t cols, std::uint8_t* masks,
-                             std::ptrdiff_t stride) {
+inline int grid_block_masks(const GridEdges& g, std::int32_t rows, std::int32_t cols, std::uint8_t* masks,
+                            std::ptrdiff_t stride) {
 #if defined(__SSE2__)
-  grid_block_masks_sse2(g, rows, cols, masks, stride);
+  return grid_block_masks_sse2(g, rows, cols, masks, stride);
 #else
-  grid_block_masks_portable(g, rows, cols, masks, stride);
+  return grid_block_masks_portable(g, rows, cols, masks, stride);
 #endif
 }
 

@@ -69,10 +69,14 @@ struct alignas(64) TrianglePrim {
 
   std::uint32_t draw = 0;             // its draw in Chunk::draws
   // Snapped, oriented so the signed area is positive. |value| ≤ 2^28 (see above), so they
-  // are stored in 32 bits; edge arithmetic widens them to int64 first.
+  // are stored in 32 bits; edge arithmetic widens them to int64 first, or works modulo
+  // 2^32 where coverage.h shows every value it needs fits in int32 (`small`).
   std::int32_t x[3] = {}, y[3] = {};
-  bool back_facing = false;           // counter-clockwise on screen (for two-sided stencil)
-  bool perspective = false;           // planes hold a·rhw; divide by the q plane per pixel
+  // One byte of flags (the record has no room for more).
+  bool back_facing : 1 = false;       // counter-clockwise on screen (for two-sided stencil)
+  bool perspective : 1 = false;       // planes hold a·rhw; divide by the q plane per pixel
+  bool small : 1 = false;             // coverage.h's small_triangle(): int32 edge functions
+  bool clipped : 1 = false;           // bounds are less than the vertices' pixel box
   // Colour channels that are constant (FLAT shading: the provoking vertex's diffuse and
   // specular rgb, never multiplied by w). Bit i = colour channel i (diffuse r, g, b, a,
   // then specular r, g, b, a).

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "coverage.h"
 #include "dp2raster/float_env.h"
 #include "scene.h"
 
@@ -32,11 +33,15 @@ std::int64_t snap(float c) {
   }
 }
 
-// Smallest integer pixel coordinate whose centre is ≥ the snapped value, and largest ≤.
-std::int32_t ceil_pixel(std::int64_t s) {
-  return static_cast<std::int32_t>((s + kSubpixelOne - 1) >> kSubpixelBits);
+// The pixels whose centres lie in the snapped box [x_lo, x_hi] × [y_lo, y_hi]: from the
+// smallest whose centre is ≥ the low side to the largest ≤ the high one. A triangle covers
+// no centre outside the box of its vertices, so this bounds it before clipping; whether
+// clipping cut it (TrianglePrim::clipped) tells the tiles whether its blocks need trimming.
+Rect pixel_bounds(std::int64_t x_lo, std::int64_t y_lo, std::int64_t x_hi, std::int64_t y_hi) {
+  auto ceil_pixel = [](std::int64_t s) { return static_cast<std::int32_t>((s + kSubpixelOne - 1) >> kSubpixelBits); };
+  auto floor_pixel = [](std::int64_t s) { return static_cast<std::int32_t>(s >> kSubpixelBits); };
+  return {ceil_pixel(x_lo), ceil_pixel(y_lo), floor_pixel(x_hi) + 1, floor_pixel(y_hi) + 1};
 }
-std::int32_t floor_pixel(std::int64_t s) { return static_cast<std::int32_t>(s >> kSubpixelBits); }
 
 }  // namespace
 
@@ -254,8 +259,8 @@ void set_up_triangle(Chunk& scene, const DrawJob& job, const Vertex& a, const Ve
 
   const std::int64_t xmin = std::min({x[0], x[1], x[2]}), xmax = std::max({x[0], x[1], x[2]});
   const std::int64_t ymin = std::min({y[0], y[1], y[2]}), ymax = std::max({y[0], y[1], y[2]});
-  const Rect bounds = intersect({ceil_pixel(xmin), ceil_pixel(ymin), floor_pixel(xmax) + 1, floor_pixel(ymax) + 1},
-                                state.clip);
+  const Rect box = pixel_bounds(xmin, ymin, xmax, ymax);
+  const Rect bounds = intersect(box, state.clip);
   if (bounds.empty()) return;
   // Written in place: its planes are left uninitialised by construction (scene.h), and
   // set_up_planes writes every one.
@@ -280,6 +285,8 @@ void set_up_triangle(Chunk& scene, const DrawJob& job, const Vertex& a, const Ve
     v[i] = in[order[i]];
   }
   t.bounds = bounds;
+  t.small = small_triangle(xmin, ymin, xmax, ymax);
+  t.clipped = bounds.left != box.left || bounds.top != box.top || bounds.right != box.right || bounds.bottom != box.bottom;
   set_up_planes(t, area > 0 ? area : -area, job, v, scene.planes);
   ++scene.stats.triangles_binned;
   ++scene.stats.kernel_triangles[job.key];

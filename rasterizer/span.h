@@ -23,13 +23,19 @@ struct TrianglePrim;
 struct Plane;
 struct TileCounters;
 struct FastDraw;
+struct GridEdges;
 
 // The blocks of one triangle inside one tile: masks[row][col] covers the block at
 // (x0 + 4·col, y0 + 2·row), bit i = lane i covered; rows ≤ kMaxRows, cols ≤ kMaxCols.
+// Without masks, `edges` (coverage.h: the edge functions in int32 from the grid's first
+// pixel centre) gives them, and the kernel finds each block's lanes in its own vectors
+// (simd/block_masks.h): a small triangle's masks cost fewer instructions there than in
+// the baseline SSE2 of tile.cpp.
 struct BlockGrid {
   static constexpr std::int32_t kMaxCols = kTileSize / 4, kMaxRows = kTileSize / 2;
   std::int32_t x0 = 0, y0 = 0, rows = 0, cols = 0;
   const std::uint8_t (*masks)[kMaxCols] = nullptr;
+  const GridEdges* edges = nullptr;  // when masks is null
 };
 
 // Shades the covered blocks of one triangle inside one tile, row pair by row pair.

@@ -16,6 +16,7 @@
 #include "scene.h"
 #include "dp2raster/sampler.h"
 #include "mip_select.h"
+#include "simd/block_masks.h"
 #include "simd/simd.h"
 #include "span.h"
 
@@ -670,8 +671,8 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
 }
 
 template <bool kDepth, bool kTexture, bool kBlend>
-void block_kernel(const FastDraw& d, const TrianglePrim& t, const Plane* tri_planes, const BlockGrid& g,
-                  TileCounters& counters) {
+void shade_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_planes, const BlockGrid& g,
+                TileCounters& counters) {
   // The AVX2 and NEON copies compile the 16-bit tests out of their 32-bit copies. The
   // scalar and SSE4.1 copies keep one set, with those tests as per-draw branches: a second
   // set would double their compile time, in every one of CI's builds, and only CPUs
@@ -685,6 +686,15 @@ void block_kernel(const FastDraw& d, const TrianglePrim& t, const Plane* tri_pla
   }
   if (lean(d, t)) return block_grid<kDepth, kTexture, kBlend, true, true>(d, t, tri_planes, g, counters);
   block_grid<kDepth, kTexture, kBlend, false, true>(d, t, tri_planes, g, counters);
+}
+
+template <bool kDepth, bool kTexture, bool kBlend>
+void block_kernel(const FastDraw& d, const TrianglePrim& t, const Plane* tri_planes, const BlockGrid& g,
+                  TileCounters& counters) {
+  if (g.masks != nullptr) return shade_grid<kDepth, kTexture, kBlend>(d, t, tri_planes, g, counters);
+  std::uint8_t masks[BlockGrid::kMaxRows][BlockGrid::kMaxCols];
+  if (block_masks(*g.edges, g.rows, g.cols, &masks[0][0], BlockGrid::kMaxCols) == 0) return;  // no centre covered
+  shade_grid<kDepth, kTexture, kBlend>(d, t, tri_planes, {g.x0, g.y0, g.rows, g.cols, masks, nullptr}, counters);
 }
 
 constexpr BlockKernelTable kTable = {

@@ -290,142 +290,171 @@ struct Edges {
   }
 };
 
-// The SIMD path (span.h): coverage of 4×2 blocks by hierarchical descent — the tile's part
-// of the triangle, then 16×16 squares, then blocks, each wholly in, wholly out or split —
-// and one block-kernel call for the lot. A small triangle (up to kSmallBlocks blocks)
-// skips the square level. Where a run of blocks' edge functions fit in int32 (coverage.h:
-// GridEdges), four lanes are tested per add and the sign bits give the masks; elsewhere,
-// inside a square, the int64 edge functions step from block to block by adds (exact, as
-// everywhere), and only split blocks look at their pixels.
+// The SIMD path (span.h): coverage of 4×2 blocks, then one block-kernel call for the lot.
+// The blocks r touches: masks[row][col] is the block at (bx0 + 4·col, by0 + 2·row).
+constexpr std::int32_t kBlockW = 4, kBlockH = 2;
+constexpr std::int32_t kMaxCols = BlockGrid::kMaxCols, kMaxRows = BlockGrid::kMaxRows;
+static_assert(kMaxCols * kBlockW == kTileSize && kMaxRows * kBlockH == kTileSize);
+using BlockMasks = std::uint8_t[kMaxRows][kMaxCols];
+
+// Clears the lanes of the border blocks that lie outside r. Lane i is at (i % 4, i / 4) in
+// its block. The first column keeps the lanes from r.left − bx0 (0–3) on, the last those
+// before r.right − its x (1–4), in both rows; the first row keeps the second row only when
+// r.top is odd, the last row the first only when r.bottom is.
+void trim_to_rect(BlockMasks& masks, const Rect& r, std::int32_t bx0, std::int32_t by0, std::int32_t rows,
+                  std::int32_t cols) {
+  const int skip_x = r.left - bx0, keep_x = r.right - (bx0 + (cols - 1) * kBlockW);
+  const auto col_first = static_cast<std::uint8_t>(((0xF << skip_x) & 0xF) * 0x11);
+  const auto col_last = static_cast<std::uint8_t>(((1 << keep_x) - 1) * 0x11);
+  const std::uint8_t row_first = r.top - by0 == 0 ? 0xFF : 0xF0;
+  const std::uint8_t row_last = r.bottom - (by0 + (rows - 1) * kBlockH) == kBlockH ? 0xFF : 0x0F;
+  for (std::int32_t row = 0; row < rows; ++row) {
+    masks[row][0] &= col_first;
+    masks[row][cols - 1] &= col_last;
+  }
+  for (std::int32_t col = 0; col < cols; ++col) {
+    masks[0][col] &= row_first;
+    masks[rows - 1][col] &= row_last;
+  }
+}
+
+// Any triangle, in exact int64 where needed, by hierarchical descent — the tile's part of
+// the triangle, then 16×16 squares, then blocks, each wholly in, wholly out or split. A
+// small grid (`small`) skips the square level. Where a run of blocks' edge functions fit
+// in int32 (coverage.h: GridEdges), four lanes are tested per add and the sign bits give
+// the masks; elsewhere, inside a square, the int64 edge functions step from block to
+// block by adds (exact, as everywhere), and only split blocks look at their pixels.
+// Blocks found wholly inside keep every lane, so the caller trims the masks to r. Returns
+// false when the triangle misses r.
+bool cover_blocks_exact(const TrianglePrim& t, const Rect& r, std::int32_t bx0, std::int32_t by0, std::int32_t rows,
+                        std::int32_t cols, bool small, BlockMasks& masks) {
+  constexpr std::int32_t kSquare = 16;
+  static_assert(kTileSize % kSquare == 0 && kSquare % kBlockW == 0 && kSquare % kBlockH == 0);
+  const Edges edges(t);
+  // A small grid goes straight to its blocks; a larger one first asks whether the
+  // triangle reaches r at all, or covers it whole.
+  const int r_class = small ? 0 : edges.classify(r.left, r.top, r.right - r.left, r.bottom - r.top);
+  if (r_class < 0) return false;  // the triangle's bounds reach this tile, the triangle does not
+  if (r_class == 1) {
+    for (std::int32_t row = 0; row < rows; ++row) std::memset(masks[row], 0xFF, static_cast<std::size_t>(cols));
+    return true;
+  }
+  // Per edge: the step one pixel right and down, and the block's extremes relative to its
+  // origin.
+  std::int64_t sx[3], sy[3], lo_off[3], hi_off[3];
+  for (int e = 0; e < 3; ++e) {
+    sx[e] = -edges.dy[e] * kSubpixelOne;
+    sy[e] = edges.dx[e] * kSubpixelOne;
+    const LinearRange block = linear_range(sx[e], sy[e], kBlockW, kBlockH);
+    lo_off[e] = block.lo;
+    hi_off[e] = block.hi;
+  }
+  // Each lane's offset from its block's origin, for the int64 split-block test; set up the
+  // first time a run of blocks does not fit in int32.
+  std::int64_t lane[3][8];
+  bool lanes_set = false;
+  // Blocks [c0, c1) × [w0, w1) (in block units of masks); `whole` says a square already
+  // found them all inside.
+  auto cover = [&](std::int32_t w0, std::int32_t w1, std::int32_t c0, std::int32_t c1, bool whole) {
+    if (whole) {
+      for (std::int32_t row = w0; row < w1; ++row) std::memset(&masks[row][c0], 0xFF, static_cast<std::size_t>(c1 - c0));
+      return;
+    }
+    const std::int32_t x = bx0 + c0 * kBlockW, y = by0 + w0 * kBlockH;
+    std::int64_t row0 = edges.at(0, x, y), row1 = edges.at(1, x, y), row2 = edges.at(2, x, y);
+    GridEdges grid;
+    if (grid_edges_fit({row0, row1, row2}, sx, sy, w1 - w0, c1 - c0, grid)) {
+      grid_block_masks(grid, w1 - w0, c1 - c0, &masks[w0][c0], kMaxCols);
+      return;
+    }
+    if (!lanes_set) {
+      for (int e = 0; e < 3; ++e)
+        for (int i = 0; i < 4; ++i) {  // adds: AVX2 has no 64-bit multiply
+          lane[e][i] = i == 0 ? 0 : lane[e][i - 1] + sx[e];
+          lane[e][i + 4] = lane[e][i] + sy[e];
+        }
+      lanes_set = true;
+    }
+    for (std::int32_t row = w0; row < w1; ++row) {
+      std::int64_t e0 = row0, e1 = row1, e2 = row2;
+      for (std::int32_t col = c0; col < c1; ++col) {
+        int m = 0;
+        if (e0 + hi_off[0] >= 0 && e1 + hi_off[1] >= 0 && e2 + hi_off[2] >= 0) {  // not wholly outside
+          if (e0 + lo_off[0] >= 0 && e1 + lo_off[1] >= 0 && e2 + lo_off[2] >= 0) {
+            m = 0xFF;
+          } else {
+            m = split_block_mask(e0, e1, e2, lane);
+          }
+        }
+        masks[row][col] = static_cast<std::uint8_t>(m);
+        e0 += kBlockW * sx[0];
+        e1 += kBlockW * sx[1];
+        e2 += kBlockW * sx[2];
+      }
+      row0 += kBlockH * sy[0];
+      row1 += kBlockH * sy[1];
+      row2 += kBlockH * sy[2];
+    }
+  };
+  if (small) {
+    cover(0, rows, 0, cols, false);
+    return true;
+  }
+  // Squares of kSquare pixels aligned in the tile; rows and columns in block units.
+  constexpr std::int32_t kSqCols = kSquare / kBlockW, kSqRows = kSquare / kBlockH;
+  const std::int32_t col_base = (bx0 & (kSquare - 1)) / kBlockW, row_base = (by0 & (kSquare - 1)) / kBlockH;
+  for (std::int32_t w0 = 0; w0 < rows; w0 = (w0 + row_base) / kSqRows * kSqRows + kSqRows - row_base) {
+    const std::int32_t w1 = std::min(rows, (w0 + row_base) / kSqRows * kSqRows + kSqRows - row_base);
+    for (std::int32_t c0 = 0; c0 < cols; c0 = (c0 + col_base) / kSqCols * kSqCols + kSqCols - col_base) {
+      const std::int32_t c1 = std::min(cols, (c0 + col_base) / kSqCols * kSqCols + kSqCols - col_base);
+      const Rect sq = intersect({bx0 + c0 * kBlockW, by0 + w0 * kBlockH, bx0 + c1 * kBlockW, by0 + w1 * kBlockH}, r);
+      const int sq_class = edges.classify(sq.left, sq.top, sq.right - sq.left, sq.bottom - sq.top);
+      if (sq_class < 0) {
+        for (std::int32_t row = w0; row < w1; ++row)
+          for (std::int32_t col = c0; col < c1; ++col) masks[row][col] = 0;
+        continue;
+      }
+      cover(w0, w1, c0, c1, sq_class == 1);
+    }
+  }
+  return true;
+}
+
 void raster_triangle_blocks(const Chunk& chunk, const FastDraw& fast, const TrianglePrim& t, const Rect& r,
                             TileCounters& counters) {
-  constexpr std::int32_t kBlockW = 4, kBlockH = 2, kSquare = 16;
-  constexpr std::int32_t kMaxCols = BlockGrid::kMaxCols, kMaxRows = BlockGrid::kMaxRows;
-  static_assert(kMaxCols * kBlockW == kTileSize && kMaxRows * kBlockH == kTileSize);
   // Up to this many blocks (4,096 pixels, 32×32 for one), testing every block beats
   // classifying squares first: the int32 grid masks cost a few instructions a block,
   // while a square's int64 classification pays off only where a triangle holds or misses
   // whole 16×16 squares, which one this small seldom does. W5's ~200-pixel triangles
   // (about 70 blocks) gained 9% at 2 threads and 16% at 1 over a limit of 16.
   constexpr std::int32_t kSmallBlocks = 128;
-  static_assert(kTileSize % kSquare == 0 && kSquare % kBlockW == 0 && kSquare % kBlockH == 0);
-  const Edges edges(t);
-  // The blocks r touches: masks[row][col] is the block at (bx0 + 4·col, by0 + 2·row).
   const std::int32_t bx0 = r.left & ~(kBlockW - 1), by0 = r.top & ~(kBlockH - 1);
   const std::int32_t cols = ((r.right - 1) & ~(kBlockW - 1)) / kBlockW - bx0 / kBlockW + 1;
   const std::int32_t rows = ((r.bottom - 1) & ~(kBlockH - 1)) / kBlockH - by0 / kBlockH + 1;
   const bool small = rows * cols <= kSmallBlocks;
-  // A small grid goes straight to its blocks; a larger one first asks whether the
-  // triangle reaches r at all, or covers it whole.
-  const int r_class = small ? 0 : edges.classify(r.left, r.top, r.right - r.left, r.bottom - r.top);
-  if (r_class < 0) return;  // the triangle's bounds reach this tile, the triangle does not
-  std::uint8_t masks[kMaxRows][kMaxCols];
-  // Lanes inside r for the first / last column and row of blocks (all lanes elsewhere):
-  // lane i is at (i % 4, i / 4) in its block. The first column keeps the lanes from
-  // r.left − bx0 (0–3) on, the last those before r.right − its x (1–4), in both rows;
-  // the first row keeps the second row only when r.top is odd, the last row the first
-  // only when r.bottom is.
-  const int skip_x = r.left - bx0, keep_x = r.right - (bx0 + (cols - 1) * kBlockW);
-  const int col_first = ((0xF << skip_x) & 0xF) * 0x11, col_last = ((1 << keep_x) - 1) * 0x11;
-  const int row_first = r.top - by0 == 0 ? 0xFF : 0xF0;
-  const int row_last = r.bottom - (by0 + (rows - 1) * kBlockH) == kBlockH ? 0xFF : 0x0F;
-  if (r_class == 1) {
-    for (std::int32_t row = 0; row < rows; ++row) std::memset(masks[row], 0xFF, static_cast<std::size_t>(cols));
+  BlockMasks masks;
+  if (small && t.small) {
+    // A small triangle (every W4 and W5 one): its edge functions in int32 straight from
+    // its vertices (the grid lies within coverage.h's reach: its pixels are at most 3
+    // columns or 1 row outside the bounds), every lane tested. No lane outside the
+    // vertices' pixel box passes, and blocks never cross a tile's edge, so only a clipped
+    // triangle's masks need trimming; an unclipped one's the kernel finds itself.
+    const GridEdges edges = small_triangle_edges<kSubpixelBits>(t.x, t.y, bx0, by0);
+    if (!t.clipped) return fast.kernel(fast, t, chunk.planes.data() + t.planes, {bx0, by0, rows, cols, nullptr, &edges},
+                                       counters);
+    if (grid_block_masks(edges, rows, cols, &masks[0][0], kMaxCols) == 0) return;  // no centre covered
+    trim_to_rect(masks, r, bx0, by0, rows, cols);
   } else {
-    // Per edge: the step one pixel right and down, and the block's extremes relative to
-    // its origin.
-    std::int64_t sx[3], sy[3], lo_off[3], hi_off[3];
-    for (int e = 0; e < 3; ++e) {
-      sx[e] = -edges.dy[e] * kSubpixelOne;
-      sy[e] = edges.dx[e] * kSubpixelOne;
-      const LinearRange block = linear_range(sx[e], sy[e], kBlockW, kBlockH);
-      lo_off[e] = block.lo;
-      hi_off[e] = block.hi;
-    }
-    // Each lane's offset from its block's origin, for the int64 split-block test; set up
-    // the first time a run of blocks does not fit in int32.
-    std::int64_t lane[3][8];
-    bool lanes_set = false;
-    // Blocks [c0, c1) × [w0, w1) (in block units of masks); `whole` says a square already
-    // found them all inside.
-    auto cover = [&](std::int32_t w0, std::int32_t w1, std::int32_t c0, std::int32_t c1, bool whole) {
-      if (whole) {
-        for (std::int32_t row = w0; row < w1; ++row) std::memset(&masks[row][c0], 0xFF, static_cast<std::size_t>(c1 - c0));
-        return;
-      }
-      const std::int32_t x = bx0 + c0 * kBlockW, y = by0 + w0 * kBlockH;
-      std::int64_t row0 = edges.at(0, x, y), row1 = edges.at(1, x, y), row2 = edges.at(2, x, y);
-      GridEdges grid;
-      if (grid_edges_fit({row0, row1, row2}, sx, sy, w1 - w0, c1 - c0, grid))
-        return grid_block_masks(grid, w1 - w0, c1 - c0, &masks[w0][c0], kMaxCols);
-      if (!lanes_set) {
-        for (int e = 0; e < 3; ++e)
-          for (int i = 0; i < 4; ++i) {  // adds: AVX2 has no 64-bit multiply
-            lane[e][i] = i == 0 ? 0 : lane[e][i - 1] + sx[e];
-            lane[e][i + 4] = lane[e][i] + sy[e];
-          }
-        lanes_set = true;
-      }
-      for (std::int32_t row = w0; row < w1; ++row) {
-        std::int64_t e0 = row0, e1 = row1, e2 = row2;
-        for (std::int32_t col = c0; col < c1; ++col) {
-          int m = 0;
-          if (e0 + hi_off[0] >= 0 && e1 + hi_off[1] >= 0 && e2 + hi_off[2] >= 0) {  // not wholly outside
-            if (e0 + lo_off[0] >= 0 && e1 + lo_off[1] >= 0 && e2 + lo_off[2] >= 0) {
-              m = 0xFF;
-            } else {
-              m = split_block_mask(e0, e1, e2, lane);
-            }
-          }
-          masks[row][col] = static_cast<std::uint8_t>(m);
-          e0 += kBlockW * sx[0];
-          e1 += kBlockW * sx[1];
-          e2 += kBlockW * sx[2];
-        }
-        row0 += kBlockH * sy[0];
-        row1 += kBlockH * sy[1];
-        row2 += kBlockH * sy[2];
-      }
-    };
-    if (small) {
-      cover(0, rows, 0, cols, false);
-    } else {
-      // Squares of kSquare pixels aligned in the tile; rows and columns in block units.
-      constexpr std::int32_t kSqCols = kSquare / kBlockW, kSqRows = kSquare / kBlockH;
-      const std::int32_t col_base = (bx0 & (kSquare - 1)) / kBlockW, row_base = (by0 & (kSquare - 1)) / kBlockH;
-      for (std::int32_t w0 = 0; w0 < rows; w0 = (w0 + row_base) / kSqRows * kSqRows + kSqRows - row_base) {
-        const std::int32_t w1 = std::min(rows, (w0 + row_base) / kSqRows * kSqRows + kSqRows - row_base);
-        for (std::int32_t c0 = 0; c0 < cols; c0 = (c0 + col_base) / kSqCols * kSqCols + kSqCols - col_base) {
-          const std::int32_t c1 = std::min(cols, (c0 + col_base) / kSqCols * kSqCols + kSqCols - col_base);
-          const Rect sq = intersect({bx0 + c0 * kBlockW, by0 + w0 * kBlockH, bx0 + c1 * kBlockW, by0 + w1 * kBlockH}, r);
-          const int sq_class = edges.classify(sq.left, sq.top, sq.right - sq.left, sq.bottom - sq.top);
-          if (sq_class < 0) {
-            for (std::int32_t row = w0; row < w1; ++row)
-              for (std::int32_t col = c0; col < c1; ++col) masks[row][col] = 0;
-            continue;
-          }
-          cover(w0, w1, c0, c1, sq_class == 1);
-        }
-      }
+    if (!cover_blocks_exact(t, r, bx0, by0, rows, cols, small, masks)) return;
+    trim_to_rect(masks, r, bx0, by0, rows, cols);
+    if (small) {  // the test classify would have made: is any pixel covered at all?
+      std::uint8_t any = 0;
+      for (std::int32_t row = 0; row < rows; ++row)
+        for (std::int32_t col = 0; col < cols; ++col) any |= masks[row][col];
+      if (any == 0) return;
     }
   }
-  // Only the lanes inside r: the border blocks lose the lanes outside it.
-  for (std::int32_t row = 0; row < rows; ++row) {
-    masks[row][0] &= static_cast<std::uint8_t>(col_first);
-    masks[row][cols - 1] &= static_cast<std::uint8_t>(col_last);
-  }
-  for (std::int32_t col = 0; col < cols; ++col) {
-    masks[0][col] &= static_cast<std::uint8_t>(row_first);
-    masks[rows - 1][col] &= static_cast<std::uint8_t>(row_last);
-  }
-  if (small) {  // the test classify would have made: is any pixel covered at all?
-    std::uint8_t any = 0;
-    for (std::int32_t row = 0; row < rows; ++row)
-      for (std::int32_t col = 0; col < cols; ++col) any |= masks[row][col];
-    if (any == 0) return;
-  }
-  const BlockGrid grid{bx0, by0, rows, cols, masks};
-  fast.kernel(fast, t, chunk.planes.data() + t.planes, grid, counters);
+  fast.kernel(fast, t, chunk.planes.data() + t.planes, {bx0, by0, rows, cols, masks, nullptr}, counters);
 }
 
 void raster_triangle(const Chunk& chunk, const TrianglePrim& t, const Rect& tile, TileCounters& counters) {

@@ -4,6 +4,7 @@
 // forms.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -127,17 +128,21 @@ TEST_CASE("coverage: a grid of blocks in int32 covers exactly the pixel centres 
     std::uint8_t portable[kMaxRows * kStride], fast[kMaxRows * kStride];
     std::memset(portable, 0xA5, sizeof portable);
     std::memset(fast, 0xA5, sizeof fast);
-    dp2::raster::grid_block_masks_portable(g, rows, cols, portable, kStride);
-    dp2::raster::grid_block_masks(g, rows, cols, fast, kStride);
+    const int portable_all = dp2::raster::grid_block_masks_portable(g, rows, cols, portable, kStride);
+    const int fast_all = dp2::raster::grid_block_masks(g, rows, cols, fast, kStride);
+    int want_all = 0;  // the OR of every block's mask, which both return
     for (std::int32_t row = 0; row < rows; ++row)
       for (std::int32_t col = 0; col < cols; ++col) {
         int want = 0;
         for (int i = 0; i < 8; ++i)
           if (rule.covers(gx + 4 * col + i % 4, gy + 2 * row + i / 4)) want |= 1 << i;
         covered += want != 0;
+        want_all |= want;
         REQUIRE(portable[row * kStride + col] == want);
         REQUIRE(fast[row * kStride + col] == want);
       }
+    REQUIRE(portable_all == want_all);
+    REQUIRE(fast_all == want_all);
     // Bytes outside the grid are left alone.
     for (std::int32_t row = 0; row < kMaxRows; ++row)
       for (std::int32_t col = row < rows ? cols : 0; col < kStride; ++col) REQUIRE(fast[row * kStride + col] == 0xA5);
@@ -186,4 +191,104 @@ TEST_CASE("coverage: a grid fits in int32 exactly when every pixel centre's valu
   CHECK(m == 0xCC);
   dp2::raster::grid_block_masks_portable(g, 1, 1, &m, 1);
   CHECK(m == 0xCC);
+}
+
+namespace {
+
+// The three vertices in positive orientation (as setup leaves them), or false for a
+// zero-area triangle.
+bool orient(std::int64_t (&vx)[3], std::int64_t (&vy)[3]) {
+  const std::int64_t area = (vx[1] - vx[0]) * (vy[2] - vy[0]) - (vx[2] - vx[0]) * (vy[1] - vy[0]);
+  if (area < 0) {
+    std::swap(vx[1], vx[2]);
+    std::swap(vy[1], vy[2]);
+  }
+  return area != 0;
+}
+
+}  // namespace
+
+TEST_CASE("coverage: a small triangle's int32 edge functions cover exactly the pixel centres the rule covers") {
+  // Triangles up to 64 pixels across anywhere in the guard band (±2^28 subpixels, where
+  // the uint32 products wrap many times over), with grids of up to 128 blocks starting up
+  // to 3 pixels left of and 1 above the pixel box of the vertices, as tile.cpp's are: each
+  // lane's mask bit must be the rule's answer at that pixel centre.
+  std::mt19937_64 rng(0x5A11);
+  std::uniform_int_distribution<std::int64_t> place(-(std::int64_t{1} << 28) + 20000, (std::int64_t{1} << 28) - 20000);
+  std::uniform_int_distribution<std::int64_t> spread(0, dp2::raster::kSmallExtent);
+  std::uniform_int_distribution<int> back_x(0, 3), back_y(0, 1), row_count(1, 32), col_count(1, 16);
+  int covered = 0;
+  for (int n = 0; n < 20000; ++n) {
+    // Small triangles are mostly tiny: a quarter of them at full size, the rest within 16
+    // pixels.
+    const std::int64_t extent = n % 4 == 0 ? dp2::raster::kSmallExtent : 16 * 256;
+    const std::int64_t ox = place(rng), oy = place(rng);
+    std::int64_t vx[3], vy[3];
+    for (int k = 0; k < 3; ++k) {
+      vx[k] = ox + spread(rng) % (extent + 1);
+      vy[k] = oy + spread(rng) % (extent + 1);
+    }
+    if (!orient(vx, vy)) continue;
+    const std::int64_t x_lo = std::min({vx[0], vx[1], vx[2]}), x_hi = std::max({vx[0], vx[1], vx[2]});
+    const std::int64_t y_lo = std::min({vy[0], vy[1], vy[2]}), y_hi = std::max({vy[0], vy[1], vy[2]});
+    REQUIRE(dp2::raster::small_triangle(x_lo, y_lo, x_hi, y_hi));
+    // The grid's first pixel: left of and above the box's first pixel centre.
+    const std::int64_t gx = ((x_lo + 255) >> 8) - back_x(rng), gy = ((y_lo + 255) >> 8) - back_y(rng);
+    std::int32_t rows = row_count(rng), cols = col_count(rng);
+    while (rows * cols > 128) rows = row_count(rng);
+    // Keep the grid within the reach the bound assumes (tile.cpp's never leave it).
+    while (cols > 1 && (gx + 4 * cols - 1) * 256 > x_hi + dp2::raster::kSmallReach) --cols;
+    while (rows > 1 && (gy + 2 * rows - 1) * 256 > y_hi + dp2::raster::kSmallReach) --rows;
+    const RuleEdges rule(vx, vy);
+    const std::int32_t x32[3] = {static_cast<std::int32_t>(vx[0]), static_cast<std::int32_t>(vx[1]),
+                                 static_cast<std::int32_t>(vx[2])};
+    const std::int32_t y32[3] = {static_cast<std::int32_t>(vy[0]), static_cast<std::int32_t>(vy[1]),
+                                 static_cast<std::int32_t>(vy[2])};
+    const dp2::raster::GridEdges g = dp2::raster::small_triangle_edges<8>(x32, y32, static_cast<std::int32_t>(gx),
+                                                                         static_cast<std::int32_t>(gy));
+    constexpr std::ptrdiff_t kStride = 16;
+    std::uint8_t masks[32 * kStride];
+    const int all = dp2::raster::grid_block_masks(g, rows, cols, masks, kStride);
+    int want_all = 0;
+    for (std::int32_t row = 0; row < rows; ++row)
+      for (std::int32_t col = 0; col < cols; ++col) {
+        int want = 0;
+        for (int i = 0; i < 8; ++i)
+          if (rule.covers(gx + 4 * col + i % 4, gy + 2 * row + i / 4)) want |= 1 << i;
+        covered += want != 0;
+        want_all |= want;
+        REQUIRE(masks[row * kStride + col] == want);
+      }
+    REQUIRE(all == want_all);
+  }
+  CHECK(covered > 10000);
+}
+
+TEST_CASE("coverage: a small triangle's edge functions stay in int32 out to its reach") {
+  // The bound coverage.h derives, checked in exact int64 on the triangles that come
+  // nearest it: vertices at corners of a box of the largest small span, every edge
+  // evaluated at the four corners of the reach around the box.
+  constexpr std::int64_t kE = dp2::raster::kSmallExtent, kR = dp2::raster::kSmallReach;
+  const std::int64_t corner_x[4] = {0, kE, kE, 0}, corner_y[4] = {0, 0, kE, kE};
+  std::int64_t largest = 0;
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b)
+      for (int c = 0; c < 4; ++c) {
+        std::int64_t vx[3] = {corner_x[a], corner_x[b], corner_x[c]}, vy[3] = {corner_y[a], corner_y[b], corner_y[c]};
+        if (!orient(vx, vy)) continue;
+        const RuleEdges rule(vx, vy);
+        for (const std::int64_t px : {-kR, kE + kR})
+          for (const std::int64_t py : {-kR, kE + kR})
+            for (int k = 0; k < 3; ++k) {
+              // At a subpixel position, not only pixel centres: the bound holds for any.
+              const std::int64_t e = rule.dx[k] * (py - rule.y[k]) - rule.dy[k] * (px - rule.x[k]) + rule.bias[k];
+              largest = std::max(largest, e < 0 ? -e : e);
+            }
+      }
+  CHECK(largest > (std::int64_t{1} << 29));  // the corners come near the bound
+  CHECK(largest < (std::int64_t{1} << 31));
+  // One subpixel over the span is no longer small.
+  CHECK(dp2::raster::small_triangle(5, 7, 5 + kE, 7 + kE));
+  CHECK_FALSE(dp2::raster::small_triangle(5, 7, 5 + kE + 1, 7));
+  CHECK_FALSE(dp2::raster::small_triangle(5, 7, 5, 7 + kE + 1));
 }

@@ -43,6 +43,7 @@
 
 #if defined(DP2_SIMD_TARGET)
 #include "simd/simd.h"
+#include "simd/block_masks.h"
 
 namespace {
 
@@ -232,6 +233,34 @@ TEST_CASE("simd ops, " DP2_SIMD_OPS_COPY ": gathers, pair gathers and 4x2 row lo
   for (int row = 0; row < 2; ++row) {  // nothing outside the four pixels of each row
     CHECK(out16[row][0] == 0);
     CHECK(out16[row][5] == 0);
+  }
+}
+
+TEST_CASE("simd ops, " DP2_SIMD_OPS_COPY ": a grid's block masks are coverage.h's, lane for lane") {
+  // block_masks (the kernels' own coverage of a small triangle) against the portable
+  // definition: edge functions anywhere in uint32 (their stepping wraps) and near zero,
+  // where single lanes flip; every block's mask and the OR of them all.
+  if (!target_runs()) return;
+  std::mt19937 rng(0x6D41);
+  std::uniform_int_distribution<std::uint32_t> any;
+  std::uniform_int_distribution<std::int32_t> near(-40, 40), row_count(1, 32), col_count(1, 16);
+  constexpr std::ptrdiff_t kStride = 16;
+  for (int n = 0; n < 20000; ++n) {
+    dp2::raster::GridEdges g;
+    for (int k = 0; k < 3; ++k) {
+      const bool wide = n % 2 == 0;
+      g.c[k] = wide ? any(rng) : static_cast<std::uint32_t>(near(rng));
+      g.sx[k] = wide ? any(rng) : static_cast<std::uint32_t>(near(rng) / 8);
+      g.sy[k] = wide ? any(rng) : static_cast<std::uint32_t>(near(rng) / 8);
+    }
+    const std::int32_t rows = row_count(rng), cols = col_count(rng);
+    std::uint8_t want[32 * kStride], got[32 * kStride];
+    std::memset(want, 0xA5, sizeof want);
+    std::memset(got, 0xA5, sizeof got);
+    const int want_all = dp2::raster::grid_block_masks_portable(g, rows, cols, want, kStride);
+    const int got_all = block_masks(g, rows, cols, got, kStride);
+    REQUIRE(std::memcmp(want, got, sizeof want) == 0);  // outside the grid: both untouched
+    REQUIRE(got_all == want_all);
   }
 }
 
