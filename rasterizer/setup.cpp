@@ -197,14 +197,19 @@ void set_up_planes(TrianglePrim& t, std::int64_t area, const DrawJob& job, const
   // The r, g, b, a planes of one vertex colour (Vertex::diffuse or ::specular); channel k
   // is the first vertex's constant where bit k of flat_bits is set. Written per channel,
   // not through a per-plane call: W4 sets up a million triangles a frame.
-  const auto color_planes = [&](Color Vertex::*colour, unsigned flat_bits, Plane (&out)[4]) {
+  // `channels`: r, g, b and (4) alpha, or (3) not alpha, which stays unset.
+  const auto color_planes = [&](Color Vertex::*colour, unsigned flat_bits, int channels, Plane (&out)[4]) {
     const Color &c0 = v[0]->*colour, &c1 = v[1]->*colour, &c2 = v[2]->*colour;
     const float a0[4] = {c0.r, c0.g, c0.b, c0.a}, a1[4] = {c1.r, c1.g, c1.b, c1.a}, a2[4] = {c2.r, c2.g, c2.b, c2.a};
-    for (int k = 0; k < 4; ++k)
+    for (int k = 0; k < channels; ++k)
       out[k] = (flat_bits >> k) & 1u ? PlaneBuilder::constant(a0[k]) : attribute(a0[k], a1[k], a2[k]);
   };
   static_assert(kDiffusePlanes == 4 && kColorPlanes == 8);
-  color_planes(&Vertex::diffuse, t.flat_mask & 0xFu, t.diffuse);
+  // A draw the block kernels run without alpha (FastDraw::need_alpha) never reads the
+  // diffuse alpha plane: W4 skips one plane in five. It is left a constant 0, not unset.
+  const bool diffuse_alpha = job.fast == nullptr || job.fast->need_alpha;
+  color_planes(&Vertex::diffuse, t.flat_mask & 0xFu, diffuse_alpha ? 4 : 3, t.diffuse);
+  if (!diffuse_alpha) t.diffuse[3] = PlaneBuilder::constant(0.0f);
   t.planes = static_cast<std::uint32_t>(planes.size());
   for (std::size_t set = 0; set < kMaxTextureCoordSets; ++set)
     if (job.sampled_sets & (1u << set))
@@ -215,7 +220,7 @@ void set_up_planes(TrianglePrim& t, std::int64_t area, const DrawJob& job, const
   if (job.specular_planes) {
     t.specular = static_cast<std::uint8_t>(planes.size() - t.planes);  // ≤ 16: 8 sets of u, v
     Plane specular[4];
-    color_planes(&Vertex::specular, t.flat_mask >> 4, specular);
+    color_planes(&Vertex::specular, t.flat_mask >> 4, 4, specular);
     planes.insert(planes.end(), std::begin(specular), std::end(specular));
   }
 }

@@ -215,6 +215,7 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
   out.z_clamp_plain = out.min_z == 0.0f && out.max_z >= 0.0f && out.max_z <= 1.0f;
   out.lean = !out.alpha_test && !out.specular && out.fog == FastDraw::Fog::kNone && out.depth_bias == 0 &&
              out.z_clamp_plain;
+  out.need_alpha = s.blend || out.alpha_test || out.color_alpha;
   return (depth ? 1u : 0u) | (out.stage ? 2u : 0u) | (s.blend ? 4u : 0u);
 }
 

@@ -125,6 +125,9 @@ struct FastDraw {
   // no alpha test, specular, fog or depth bias, and z_clamp_plain: affine triangles take
   // the kernels' lean copy
   bool lean = false;
+  // Alpha reaches the pixel (blending, the alpha test or a target that stores it):
+  // otherwise the kernels compute none, and setup leaves the diffuse alpha plane out.
+  bool need_alpha = true;
 };
 
 // Kernel variants, the template parameters of span_kernel.cpp: bit 0 depth, 1 texture

@@ -399,10 +399,10 @@ DP2_INLINE Color8 blend(const FastDraw::BlendMode& b, const Color8& src, const C
 struct GridPlane {
   F8 column[BlockGrid::kMaxCols];
   F8 dy, dyfy;
-  // Column k's lanes sit at fx = fx0 + 4k + lane_x.
-  DP2_INLINE void init(const Plane& p, std::int32_t fx0, std::int32_t cols, I8 lane_x) {
+  // fx[k]: column k's lanes' fx (fx0 + 4k + lane_x as floats), shared by every plane.
+  DP2_INLINE void init(const Plane& p, const F8* fx, std::int32_t cols) {
     const F8 ref = splat(p.ref), dx = splat(p.dx);
-    for (std::int32_t k = 0; k < cols; ++k) column[k] = ref + dx * to_float(splat_i(fx0 + 4 * k) + lane_x);
+    for (std::int32_t k = 0; k < cols; ++k) column[k] = ref + dx * fx[k];
     dy = splat(p.dy);
   }
   DP2_INLINE void row(F8 fy) { dyfy = dy * fy; }
@@ -491,8 +491,8 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   // A stage without a texture has no coordinate planes (setup stores sampled sets only).
   const bool sampled = kTexture && d.texels != nullptr;
   // Alpha reaches the pixel only through the alpha test, blending or an ARGB target;
-  // otherwise it is not computed at all.
-  const bool need_alpha = kBlend || alpha_test || color_alpha;
+  // otherwise it is not computed at all (and setup gave it no plane).
+  const bool need_alpha = kBlend || d.need_alpha;
   // COLORWRITEENABLE lets every bit through: a fully passing block needs no old colour.
   const bool write_all = d.write_all;
   const bool color16 = k16 && d.color16, depth16 = k16 && d.depth16, dither_on = k16 && d.dither;
@@ -528,17 +528,20 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
       for (int i = 0; i < 3; ++i) f(kPlaneColor0 + 4 + i, tri_planes[t.specular + i]);
     if (fog == FastDraw::Fog::kVertex) f(kPlaneColor0 + 7, tri_planes[t.specular + 3]);
   };
-  for_each_plane([&](int slot, const Plane& p) DP2_LAMBDA_INLINE { planes[slot].init(p, fx0, g.cols, lane_x); });
+  F8 fx[BlockGrid::kMaxCols];
+  for (std::int32_t k = 0; k < g.cols; ++k) fx[k] = to_float(splat_i(fx0 + 4 * k) + lane_x);
+  for_each_plane([&](int slot, const Plane& p) DP2_LAMBDA_INLINE { planes[slot].init(p, fx, g.cols); });
   const GridPlane& z = planes[kPlaneZ];
   const bool in_range = sampled && !perspective && in_range_coords(d, t, tri_planes, g);
 
   std::uint64_t written = 0;
+  // Blocks [0, cols_inside) lie inside the surfaces' width (x + 4 <= width).
+  const std::int32_t cols_inside = width - g.x0 < 4 ? 0 : (width - g.x0) / 4;
   for (std::int32_t row = 0; row < g.rows; ++row) {
     const std::uint8_t* masks = g.masks[row];
     const std::int32_t y = g.y0 + 2 * row;
-    const bool row_inside = y + 2 <= height;
-    // Blocks [0, whole_cols) lie inside the surfaces (x + 4 <= width), when the row pair does.
-    const std::int32_t whole_cols = !row_inside || width - g.x0 < 4 ? 0 : (width - g.x0) / 4;
+    // ... and are whole when the row pair lies inside their height too.
+    const std::int32_t whole_cols = y + 2 <= height ? cols_inside : 0;
     std::byte* const color_row = row_start(color_base, color_pitch, g.x0, y, color16);
     std::byte* const depth_row = kDepth ? row_start(depth_base, depth_pitch, g.x0, y, depth16) : nullptr;
     const F8 fy = to_float(splat_i(y - t.oy()) + lane_y);
