@@ -8,8 +8,7 @@
 
 namespace dp2::raster {
 
-void Chunk::bin(const Rect& bounds, BinEntry entry) {
-  if (bounds.empty()) return;
+void Chunk::bin_tiles(const Rect& bounds, BinEntry entry) {
   const std::int32_t x0 = bounds.left / kTileSize, x1 = (bounds.right - 1) / kTileSize;
   const std::int32_t y0 = bounds.top / kTileSize, y1 = (bounds.bottom - 1) / kTileSize;
   for (std::int32_t ty = y0; ty <= y1; ++ty)
