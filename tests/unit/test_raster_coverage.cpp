@@ -87,6 +87,14 @@ struct RuleEdges {
     return dx[k] * (py * 256 - y[k]) - dy[k] * (px * 256 - x[k]) + bias[k];
   }
   bool covers(std::int64_t px, std::int64_t py) const { return at(0, px, py) >= 0 && at(1, px, py) >= 0 && at(2, px, py) >= 0; }
+  // The mask of block (col, row) of a grid whose first pixel is (gx, gy): bit i is the
+  // pixel centre at (i % 4, i / 4) in the block.
+  int block_mask(std::int64_t gx, std::int64_t gy, std::int32_t col, std::int32_t row) const {
+    int m = 0;
+    for (int i = 0; i < 8; ++i)
+      if (covers(gx + 4 * col + i % 4, gy + 2 * row + i / 4)) m |= 1 << i;
+    return m;
+  }
 };
 
 }  // namespace
@@ -133,9 +141,7 @@ TEST_CASE("coverage: a grid of blocks in int32 covers exactly the pixel centres 
     int want_all = 0;  // the OR of every block's mask, which both return
     for (std::int32_t row = 0; row < rows; ++row)
       for (std::int32_t col = 0; col < cols; ++col) {
-        int want = 0;
-        for (int i = 0; i < 8; ++i)
-          if (rule.covers(gx + 4 * col + i % 4, gy + 2 * row + i / 4)) want |= 1 << i;
+        const int want = rule.block_mask(gx, gy, col, row);
         covered += want != 0;
         want_all |= want;
         REQUIRE(portable[row * kStride + col] == want);
@@ -252,9 +258,7 @@ TEST_CASE("coverage: a small triangle's int32 edge functions cover exactly the p
     int want_all = 0;
     for (std::int32_t row = 0; row < rows; ++row)
       for (std::int32_t col = 0; col < cols; ++col) {
-        int want = 0;
-        for (int i = 0; i < 8; ++i)
-          if (rule.covers(gx + 4 * col + i % 4, gy + 2 * row + i / 4)) want |= 1 << i;
+        const int want = rule.block_mask(gx, gy, col, row);
         covered += want != 0;
         want_all |= want;
         REQUIRE(masks[row * kStride + col] == want);
