@@ -51,6 +51,17 @@ inline int split_block_mask(std::int64_t e0, std::int64_t e1, std::int64_t e2, c
 #endif
 }
 
+// The top-left rule's bias for the edge from a vertex to the next, (dx, dy) apart (y down,
+// positive orientation): 0 on a top edge (horizontal, running in +x) or a left edge
+// (running in −y), −1 elsewhere, so a pixel centre exactly on an edge belongs to one of
+// the two triangles sharing it. Without branches (`|`, `&` on bools): random triangles'
+// edge signs are coin tosses to a branch predictor, and W4 sets up a million a frame.
+template <class Int>
+Int top_left_bias(Int dx, Int dy) {
+  const bool top_left = (dy < 0) | ((dy == 0) & (dx > 0));
+  return static_cast<Int>(static_cast<Int>(top_left) - 1);
+}
+
 // How far a linear function can move from its value at the first pixel centre of a
 // w × h rectangle of centres, one step sx per pixel right and sy per pixel down: its
 // extremes sit at the corners, so the least change is the sum of the negative corner
@@ -102,8 +113,7 @@ inline bool grid_edges_fit(const std::int64_t (&c)[3], const std::int64_t (&sx)[
 // functions come straight from the snapped vertices in uint32 arithmetic.
 //
 // Edge k runs from vertex k to k + 1: E_k(px, py) = dx·(py·2^b − y_k) − dy·(px·2^b − x_k)
-// + bias_k (b fraction bits), bias 0 on a top or left edge (dy < 0, or dy = 0 and dx > 0)
-// and −1 elsewhere (tile.cpp's Edges, the top-left rule). Small: the vertices' bounding
+// + bias_k (b fraction bits, bias from top_left_bias(), as in tile.cpp's Edges). Small: the vertices' bounding
 // box spans at most kSmallExtent subpixels each way. At a pixel centre within kSmallReach
 // subpixels of that box, with X, Y the spans and R the reach,
 //   |E_k| ≤ |dx|·|py·2^b − y_k| + |dy|·|px·2^b − x_k| + 1 ≤ X·(Y + R) + Y·(X + R) + 1
@@ -134,11 +144,9 @@ GridEdges small_triangle_edges(const std::int32_t (&x)[3], const std::int32_t (&
   // much as the edges.
   auto edge = [&](int k, int b) {
     const std::int32_t dx = x[b] - x[k], dy = y[b] - y[k];  // |d| ≤ kSmallExtent: no overflow
-    // Without branches, as tile.cpp's Edges: random triangles' edge signs defeat a predictor.
-    const bool top_left = (dy < 0) | ((dy == 0) & (dx > 0));
     const auto udx = static_cast<std::uint32_t>(dx), udy = static_cast<std::uint32_t>(dy);
     out.c[k] = udx * (uy - static_cast<std::uint32_t>(y[k])) - udy * (ux - static_cast<std::uint32_t>(x[k])) +
-               static_cast<std::uint32_t>(top_left) - 1u;
+               static_cast<std::uint32_t>(top_left_bias(dx, dy));
     out.sx[k] = (0u - udy) << kBits;
     out.sy[k] = udx << kBits;
   };

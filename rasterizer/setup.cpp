@@ -170,6 +170,9 @@ struct DrawJob {
   std::uint8_t sampled_sets;  // sampled_texcoord_sets(*state): the u, v planes set up
   bool specular_planes;       // some pixel step reads the specular colour
   bool wraps;                 // some D3DRS_WRAPn is set (apply_wrap)
+  // Some pixel step reads the diffuse alpha: always on the scalar path; on the block
+  // kernels only when they compute alpha (FastDraw::need_alpha).
+  bool diffuse_alpha;
 };
 
 // Interpolation planes of z, rhw, the colours and the sampled texture coordinates
@@ -205,11 +208,10 @@ void set_up_planes(TrianglePrim& t, std::int64_t area, const DrawJob& job, const
       out[k] = (flat_bits >> k) & 1u ? PlaneBuilder::constant(a0[k]) : attribute(a0[k], a1[k], a2[k]);
   };
   static_assert(kDiffusePlanes == 4 && kColorPlanes == 8);
-  // A draw the block kernels run without alpha (FastDraw::need_alpha) never reads the
-  // diffuse alpha plane: W4 skips one plane in five. It is left a constant 0, not unset.
-  const bool diffuse_alpha = job.fast == nullptr || job.fast->need_alpha;
-  color_planes(&Vertex::diffuse, t.flat_mask & 0xFu, diffuse_alpha ? 4 : 3, t.diffuse);
-  if (!diffuse_alpha) t.diffuse[3] = PlaneBuilder::constant(0.0f);
+  // A draw that never reads the diffuse alpha skips its plane (W4: one plane in five); it
+  // is left a constant 0, not unset.
+  color_planes(&Vertex::diffuse, t.flat_mask & 0xFu, job.diffuse_alpha ? 4 : 3, t.diffuse);
+  if (!job.diffuse_alpha) t.diffuse[3] = PlaneBuilder::constant(0.0f);
   t.planes = static_cast<std::uint32_t>(planes.size());
   // The sampled sets' bits only, lowest first: an untextured draw (W4) skips the loop
   // instead of testing eight bits per triangle.
@@ -294,7 +296,7 @@ void set_up_triangle(Chunk& scene, const DrawJob& job, const Vertex& a, const Ve
   }
   t.bounds = bounds;
   t.small = small_triangle(xmin, ymin, xmax, ymax);
-  t.clipped = bounds.left != box.left || bounds.top != box.top || bounds.right != box.right || bounds.bottom != box.bottom;
+  t.clipped = bounds != box;
   set_up_planes(t, area > 0 ? area : -area, job, v, scene.planes);
   ++scene.stats.triangles_binned;
   ++scene.stats.kernel_triangles[job.key];
@@ -487,9 +489,10 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
   // worker bins.
   if (state.clip.left < 0 || state.clip.top < 0) return;
   scene.ensure_grid(state.clip.right, state.clip.bottom);
-  const DrawJob job{&state,   kernel,   scene.fast_draw, scene.fast_key,   topology,
-                    primitive_count, vertices, indices,   edge_flags,       sampled_texcoord_sets(state),
-                    reads_specular(state), wraps(state)};
+  const bool diffuse_alpha = scene.fast_draw == nullptr || scene.fast_draw->need_alpha;
+  const DrawJob job{&state,          kernel,   scene.fast_draw, scene.fast_key, topology,
+                    primitive_count, vertices, indices,         edge_flags,     sampled_texcoord_sets(state),
+                    reads_specular(state), wraps(state), diffuse_alpha};
   if (job.count <= kChunkPrimitives) {
     set_up_range(scene.open_chunk(), job, 0, job.count);
     if (scene.primitives + scene.open->primitives() > scene.primitive_budget) scene.render();

@@ -265,10 +265,7 @@ struct Edges {
       dy[e] = std::int64_t{t.y[b]} - t.y[e];
       x0[e] = t.x[e];
       y0[e] = t.y[e];
-      // Without branches (`|`, `&` on bools): the signs of random triangles' edges are
-      // coin tosses to a branch predictor, and W4 builds these a million times a frame.
-      const bool top_left = (dy[e] < 0) | ((dy[e] == 0) & (dx[e] > 0));
-      bias[e] = std::int64_t{top_left} - 1;
+      bias[e] = top_left_bias(dx[e], dy[e]);
     }
   }
   std::int64_t at(int e, std::int32_t px, std::int32_t py) const {
@@ -320,20 +317,20 @@ void trim_to_rect(BlockMasks& masks, const Rect& r, std::int32_t bx0, std::int32
 
 // Any triangle, in exact int64 where needed, by hierarchical descent — the tile's part of
 // the triangle, then 16×16 squares, then blocks, each wholly in, wholly out or split. A
-// small grid (`small`) skips the square level. Where a run of blocks' edge functions fit
+// small grid (`small_grid`: at most kSmallBlocks blocks) skips the square level. Where a run of blocks' edge functions fit
 // in int32 (coverage.h: GridEdges), four lanes are tested per add and the sign bits give
 // the masks; elsewhere, inside a square, the int64 edge functions step from block to
 // block by adds (exact, as everywhere), and only split blocks look at their pixels.
 // Blocks found wholly inside keep every lane, so the caller trims the masks to r. Returns
 // false when the triangle misses r.
 bool cover_blocks_exact(const TrianglePrim& t, const Rect& r, std::int32_t bx0, std::int32_t by0, std::int32_t rows,
-                        std::int32_t cols, bool small, BlockMasks& masks) {
+                        std::int32_t cols, bool small_grid, BlockMasks& masks) {
   constexpr std::int32_t kSquare = 16;
   static_assert(kTileSize % kSquare == 0 && kSquare % kBlockW == 0 && kSquare % kBlockH == 0);
   const Edges edges(t);
   // A small grid goes straight to its blocks; a larger one first asks whether the
   // triangle reaches r at all, or covers it whole.
-  const int r_class = small ? 0 : edges.classify(r.left, r.top, r.right - r.left, r.bottom - r.top);
+  const int r_class = small_grid ? 0 : edges.classify(r.left, r.top, r.right - r.left, r.bottom - r.top);
   if (r_class < 0) return false;  // the triangle's bounds reach this tile, the triangle does not
   if (r_class == 1) {
     for (std::int32_t row = 0; row < rows; ++row) std::memset(masks[row], 0xFF, static_cast<std::size_t>(cols));
@@ -396,7 +393,7 @@ bool cover_blocks_exact(const TrianglePrim& t, const Rect& r, std::int32_t bx0, 
       row2 += kBlockH * sy[2];
     }
   };
-  if (small) {
+  if (small_grid) {
     cover(0, rows, 0, cols, false);
     return true;
   }
@@ -431,9 +428,9 @@ void raster_triangle_blocks(const Chunk& chunk, const FastDraw& fast, const Tria
   const std::int32_t bx0 = r.left & ~(kBlockW - 1), by0 = r.top & ~(kBlockH - 1);
   const std::int32_t cols = ((r.right - 1) & ~(kBlockW - 1)) / kBlockW - bx0 / kBlockW + 1;
   const std::int32_t rows = ((r.bottom - 1) & ~(kBlockH - 1)) / kBlockH - by0 / kBlockH + 1;
-  const bool small = rows * cols <= kSmallBlocks;
+  const bool small_grid = rows * cols <= kSmallBlocks;
   BlockMasks masks;
-  if (small && t.small) {
+  if (small_grid && t.small) {
     // A small triangle (every W4 and W5 one): its edge functions in int32 straight from
     // its vertices (the grid lies within coverage.h's reach: its pixels are at most 3
     // columns or 1 row outside the bounds), every lane tested. No lane outside the
@@ -445,9 +442,9 @@ void raster_triangle_blocks(const Chunk& chunk, const FastDraw& fast, const Tria
     if (grid_block_masks(edges, rows, cols, &masks[0][0], kMaxCols) == 0) return;  // no centre covered
     trim_to_rect(masks, r, bx0, by0, rows, cols);
   } else {
-    if (!cover_blocks_exact(t, r, bx0, by0, rows, cols, small, masks)) return;
+    if (!cover_blocks_exact(t, r, bx0, by0, rows, cols, small_grid, masks)) return;
     trim_to_rect(masks, r, bx0, by0, rows, cols);
-    if (small) {  // the test classify would have made: is any pixel covered at all?
+    if (small_grid) {  // the test classify would have made: is any pixel covered at all?
       std::uint8_t any = 0;
       for (std::int32_t row = 0; row < rows; ++row)
         for (std::int32_t col = 0; col < cols; ++col) any |= masks[row][col];
@@ -475,8 +472,7 @@ void raster_triangle(const Chunk& chunk, const TrianglePrim& t, const Rect& tile
   for (int e = 0; e < 3; ++e) {
     const int b = (e + 1) % 3;
     const std::int64_t dx = std::int64_t{t.x[b]} - t.x[e], dy = std::int64_t{t.y[b]} - t.y[e];
-    const bool top_left = dy < 0 || (dy == 0 && dx > 0);
-    bias[e] = top_left ? 0 : -1;
+    bias[e] = top_left_bias(dx, dy);
     step_x[e] = -dy * kSubpixelOne;
     step_y[e] = dx * kSubpixelOne;
     const std::int64_t sx = std::int64_t{qx0} << kSubpixelBits, sy = std::int64_t{qy0} << kSubpixelBits;

@@ -41,6 +41,7 @@ enum class DepthMode : std::uint8_t { kOff = 0, kZ = 1, kW = 2 };
 struct Rect {
   std::int32_t left = 0, top = 0, right = 0, bottom = 0;  // right/bottom exclusive
   bool empty() const noexcept { return right <= left || bottom <= top; }
+  bool operator==(const Rect&) const = default;
 };
 inline Rect intersect(const Rect& a, const Rect& b) noexcept {
   return {a.left > b.left ? a.left : b.left, a.top > b.top ? a.top : b.top, a.right < b.right ? a.right : b.right,
