@@ -179,6 +179,11 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
       return kKernelGeneric;
     if (st.result_arg != kArgCurrent) return kKernelGeneric;
     if (!prepare_texture(st, out)) return kKernelGeneric;
+    // The kernels read the stage's coordinates from planes, which setup makes only for the
+    // sets the state interpolates (DrawState::texcoord_sets). A stage sampling a set
+    // outside them (no device state does; a direct caller can) reads it as 0 on the
+    // generic path, as the scalar pipeline does.
+    if (st.texture != nullptr && ((sampled_texcoord_sets(s) >> (st.texcoord_set & 7u)) & 1u) == 0) return kKernelGeneric;
     // A stage that selects CURRENT or DIFFUSE for colour and alpha (or disables alpha)
     // leaves the pixel as it was: SELECTARG clamps, and the pipeline clamps again after
     // the stages, so dropping it changes no bit and spares the kernel the stage — unless

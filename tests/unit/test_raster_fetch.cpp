@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -166,4 +167,52 @@ TEST_CASE("raster fetch: a stream longer than its vertices or indices draws noth
   r.draw(s, Topology::kTriangleStrip, 6, v, {});
   r.flush();
   CHECK(lit(color) > 0);
+}
+
+namespace {
+
+// Two triangles covering [x0, x1) × [0, kSize), every vertex with texture coordinates `uv`
+// in sets 0 and 1.
+std::vector<Vertex> band(float x0, float x1, float u, float v) {
+  std::vector<Vertex> out(6);
+  const float xs[6] = {x0, x1, x0, x1, x1, x0}, ys[6] = {0, 0, kSize, 0, kSize, kSize};
+  for (std::size_t i = 0; i < 6; ++i) {
+    out[i].x = xs[i];
+    out[i].y = ys[i];
+    out[i].tex[0] = out[i].tex[1] = {u, v, 0.0f, 1.0f};
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("raster fetch: a stage sampling a set the state does not interpolate reads it as 0") {
+  // DrawState::texcoord_sets names the sets interpolated; the others read 0 (Fragment's
+  // coordinates start at 0 and only those sets are written). A state that samples set 1
+  // without naming it (the device never makes one; a direct caller can) reads u = 0:
+  // texel 0 (red) of the 2×1 texture, where set 1's u = 0.75 would read texel 1. Each
+  // kernel path gives that; the block kernels once crashed on it, reading planes setup
+  // had not made.
+  const std::uint32_t texels[2] = {0xFFFF0000u, 0xFF00FF00u};
+  TextureView texture;
+  texture.format = Format::kA8R8G8B8;
+  texture.levels = 1;
+  texture.level[0] = {Format::kA8R8G8B8, 2, 1, 8, reinterpret_cast<std::byte*>(const_cast<std::uint32_t*>(texels))};
+  std::vector<std::byte> color;
+  DrawState s = state_for(color);
+  s.cull = Cull::kNone;
+  s.stages[0].color_arg = {kArgCurrent, kArgTexture, kArgCurrent};
+  s.stages[0].alpha_arg = {kArgCurrent, kArgTexture, kArgCurrent};
+  s.stages[0].texture = &texture;
+  s.stages[0].texcoord_set = 1;
+  for (std::uint8_t named : {std::uint8_t{0}, std::uint8_t{0b01}}) {
+    CAPTURE(static_cast<int>(named));
+    s.texcoord_sets = named;
+    Renderer r(1);
+    r.draw(s, Topology::kTriangleList, 2, band(0, kSize, 0.75f, 0.25f), {});
+    r.flush();
+    std::uint32_t p;
+    std::memcpy(&p, color.data() + (10 * kSize + 10) * 4, 4);
+    CHECK((p & 0xFFFFFFu) == 0xFF0000u);
+  }
 }
