@@ -161,9 +161,11 @@ struct Chunk {
   std::vector<std::uint32_t> offsets;
   std::int32_t tiles_x = 0, tiles_y = 0;
   RendererStats stats;  // this chunk's setup counters; the scene sums them at flush
-  // The batch of vertices setup fetched last (setup.cpp); only its capacity outlives a
-  // batch, so reset() leaves it.
+  // The batch of vertices setup fetched last (setup.cpp). Its capacity outlives a batch,
+  // and so do its zeroed texture coordinate sets: from batch_zero_sets on, every vertex's
+  // are zero, as VertexFetch requires of the sets it does not write. reset() leaves both.
   std::vector<Vertex> vertex_batch;
+  std::uint32_t batch_zero_sets = 0;
   // Scratch of close(), which moves `triangles` and their `planes` into tile order
   // (scene.cpp). The planes' copy keeps its capacity like the rest: with it a chunk holds
   // its planes twice at their peak: 24 bytes a triangle per sampled texture coordinate set

@@ -413,7 +413,15 @@ void set_up_range(Chunk& chunk, const DrawJob& job, std::size_t first, std::size
   chunk.draws.push_back({job.state, job.kernel, job.fast});
   Vertex centre;
   if (job.topology == Topology::kTriangleFan) fetch_stream(job, 0, 1, &centre);
-  if (chunk.vertex_batch.size() < kBatchVertices) chunk.vertex_batch.resize(kBatchVertices);
+  if (chunk.vertex_batch.size() < kBatchVertices) chunk.vertex_batch.resize(kBatchVertices);  // new ones zero
+  // This draw's fetch leaves the sets from `sets` on alone: clear what an earlier draw's
+  // fetch wrote there, once per draw and chunk.
+  const std::uint32_t sets = std::min(job.vertices.sets, kMaxTextureCoordSets);
+  if (chunk.batch_zero_sets > sets) {
+    for (Vertex& v : chunk.vertex_batch)
+      std::fill(v.tex.begin() + sets, v.tex.begin() + chunk.batch_zero_sets, std::array<float, 4>{});
+  }
+  chunk.batch_zero_sets = sets;
   for (std::size_t b = first; b < last; b += kBatchPrimitives) {
     const std::size_t e = std::min(b + kBatchPrimitives, last);
     const StreamRange r = stream_range(job.topology, b, e);

@@ -5,7 +5,8 @@
 namespace dp2::vertex {
 namespace {
 
-// fetch() writes every field; a field added to Vertex must be added there.
+// fetch() writes every field but the texture coordinate sets past the FVF's (fetcher()
+// says so in VertexFetch::sets); a field added to Vertex must be added there.
 static_assert(sizeof(raster::Vertex) == sizeof(float) * (4 + 4 + 4 + 1 + 4 * raster::kMaxTextureCoordSets));
 
 // raster::VertexFetch::fetch. Thread: any render thread (setup chunks).
@@ -31,7 +32,6 @@ void fetch(const void* context, std::uint32_t first, std::uint32_t count, raster
     if (fvf & D3DFVF_SPECULAR) o.specular = color_from_argb(load_dword(v + src.at.specular));
     else o.specular = {0.0f, 0.0f, 0.0f, 1.0f};
     if (fvf & D3DFVF_FOG) o.specular.a = load_float(v + src.at.fog);
-    for (std::uint32_t i = src.at.sets; i < raster::kMaxTextureCoordSets; ++i) o.tex[i] = {};
     for (std::uint32_t i = 0; i < src.at.sets; ++i) {
       // Missing components read as (u, v, 0, 1).
       o.tex[i] = {0.0f, 0.0f, 0.0f, 1.0f};
@@ -55,6 +55,6 @@ bool describe_pretransformed(DWORD fvf, std::uint32_t stride, std::span<const st
   return true;
 }
 
-raster::VertexFetch fetcher(const PretransformedVertices& vertices) { return {&vertices, fetch, vertices.count}; }
+raster::VertexFetch fetcher(const PretransformedVertices& vertices) { return {&vertices, fetch, vertices.count, vertices.at.sets}; }
 
 }  // namespace dp2::vertex

@@ -171,6 +171,19 @@ TEST_CASE("raster fetch: a stream longer than its vertices or indices draws noth
 
 namespace {
 
+// VertexFetch over whole vertices that writes only their first set of texture
+// coordinates, as a driver's fetch does for an FVF with one set (VertexFetch::sets = 1).
+void fetch_first_set(const void* context, std::uint32_t first, std::uint32_t count, Vertex* out) {
+  const auto& all = *static_cast<const std::vector<Vertex>*>(context);
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const Vertex& v = all[first + k];
+    Vertex& o = out[k];
+    o.x = v.x, o.y = v.y, o.z = v.z, o.rhw = v.rhw;
+    o.diffuse = v.diffuse, o.specular = v.specular, o.point_size = v.point_size;
+    o.tex[0] = v.tex[0];
+  }
+}
+
 // Two triangles covering [x0, x1) × [0, kSize), every vertex with texture coordinates `uv`
 // in sets 0 and 1.
 std::vector<Vertex> band(float x0, float x1, float u, float v) {
@@ -185,6 +198,43 @@ std::vector<Vertex> band(float x0, float x1, float u, float v) {
 }
 
 }  // namespace
+
+TEST_CASE("raster fetch: the texture coordinate sets a fetch leaves alone read zero, whatever a draw before fetched") {
+  // dp2's rule for a set the vertices lack (fetch.cpp, VertexFetch::sets): its coordinates
+  // are 0. Stage 0 samples set 1 of a 2×1 texture, point filtered: u = 0.75 reads texel
+  // floor(0.75·2) = 1 (green), u = 0 texel 0 (red). The first draw's vertices carry set 1
+  // = (0.75, 0.25); the second's fetch writes set 0 only (also 0.75, so reading it by
+  // mistake shows too), and both draws go through the same chunk's vertex batch before
+  // the flush: the second must read set 1 as (0, 0), not what the first left there.
+  const std::uint32_t texels[2] = {0xFFFF0000u, 0xFF00FF00u};
+  TextureView texture;
+  texture.format = Format::kA8R8G8B8;
+  texture.levels = 1;
+  texture.level[0] = {Format::kA8R8G8B8, 2, 1, 8, reinterpret_cast<std::byte*>(const_cast<std::uint32_t*>(texels))};
+  std::vector<std::byte> color;
+  DrawState s = state_for(color);
+  s.cull = Cull::kNone;
+  s.stages[0].color_arg = {kArgCurrent, kArgTexture, kArgCurrent};
+  s.stages[0].alpha_arg = {kArgCurrent, kArgTexture, kArgCurrent};
+  s.stages[0].texture = &texture;
+  s.stages[0].texcoord_set = 1;
+  s.texcoord_sets = 0b10;
+  const std::vector<Vertex> left = band(0, kSize / 2, 0.75f, 0.25f), right = band(kSize / 2, kSize, 0.75f, 0.25f);
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    Renderer r(static_cast<unsigned>(threads));
+    r.draw(s, Topology::kTriangleList, 2, left, {});
+    r.draw(s, Topology::kTriangleList, 2, VertexFetch{&right, fetch_first_set, 6, 1}, {}, {});
+    r.flush();
+    auto pixel = [&](std::size_t x, std::size_t y) {
+      std::uint32_t p;
+      std::memcpy(&p, color.data() + (y * kSize + x) * 4, 4);
+      return p & 0xFFFFFFu;
+    };
+    CHECK(pixel(10, 10) == 0x00FF00u);
+    CHECK(pixel(kSize - 10, kSize - 10) == 0xFF0000u);
+  }
+}
 
 TEST_CASE("raster fetch: a stage sampling a set the state does not interpolate reads it as 0") {
   // DrawState::texcoord_sets names the sets interpolated; the others read 0 (Fragment's
