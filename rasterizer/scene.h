@@ -54,6 +54,9 @@ struct Plane {
 inline constexpr int kColorPlanes = 8;  // diffuse r, g, b, a, specular r, g, b, a
 inline constexpr int kDiffusePlanes = 4;
 
+// The cache line size the records are laid out and prefetched by (x86 and most Arm cores).
+inline constexpr std::size_t kCacheLine = 64;
+
 // A triangle keeps only what the raster reads (a full Vertex is ~180 bytes, mostly eight
 // texture coordinate sets no stage may read): W4's million triangles must fit in memory.
 //
@@ -62,7 +65,7 @@ inline constexpr int kDiffusePlanes = 4;
 // record is 2 cache lines, not 3: W4 writes, reorders and reads back a million a frame.
 // Aligned to a cache line: a tile fetches exactly its lines (tile.cpp prefetches them),
 // never a third one it straddles into.
-struct alignas(64) TrianglePrim {
+struct alignas(kCacheLine) TrianglePrim {
   // User-provided, so a new triangle (emplace_back) is not zeroed first: its planes stay
   // uninitialised until set_up_planes writes every one (setup.cpp).
   TrianglePrim() noexcept {}
@@ -97,7 +100,7 @@ struct alignas(64) TrianglePrim {
   std::int32_t ox() const noexcept { return bounds.left; }
   std::int32_t oy() const noexcept { return bounds.top; }
 };
-static_assert(sizeof(TrianglePrim) == 2 * 64, "a triangle record is two cache lines");
+static_assert(sizeof(TrianglePrim) == 2 * kCacheLine, "a triangle record is two cache lines");
 
 // What the triangles of one draw in one chunk share (TrianglePrim::draw indexes them).
 struct ChunkDraw {

@@ -598,10 +598,8 @@ void raster_point(const PointPrim& p, const Rect& tile, TileCounters& counters) 
 
 }  // namespace
 
-// How many bin entries ahead a tile prefetches triangle records, and the line size it
-// steps by (x86 and most Arm cores).
+// How many bin entries ahead a tile prefetches triangle records.
 constexpr std::uint32_t kPrefetchDistance = 4;
-constexpr std::size_t kCacheLine = 64;
 
 void rasterize_tile(const Renderer::Scene& scene, std::int32_t tx, std::int32_t ty, TileCounters& counters) {
   const Rect tile = tile_rect(tx, ty);
