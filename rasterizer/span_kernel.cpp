@@ -201,6 +201,19 @@ DP2_INLINE LevelParams level_params(const FastDraw::Level& a, const FastDraw::Le
           select(quad_a, pa.pitch, pb.pitch), select(quad_a, pa.offset, pb.offset)};
 }
 
+// The draw's texture as the sampler reads it per block, copied once per grid: the pixel
+// stores go through std::byte*, which may alias the FastDraw, so read from it these were
+// reloaded in every block and the level's parameters rebuilt (W2: ~25 instructions a block).
+struct Texturing {
+  const std::uint32_t* texels;
+  bool wrap_u, wrap_v, alpha, linear, mip;
+  LevelParams level;  // d.levels[d.level], read when !mip
+};
+
+DP2_INLINE Texturing texturing(const FastDraw& d) {
+  return {d.texels, d.wrap_u, d.wrap_v, d.tex_alpha, d.tex_linear, d.mip_lod, level_params(d.levels[d.level])};
+}
+
 // address(): WRAP on a power of two is a mask, CLAMP a clamp.
 DP2_INLINE I8 address(I8 i, I8 max_index, bool wrap) {
   return wrap ? i & max_index : min(max(i, splat_i(0)), max_index);
@@ -215,8 +228,8 @@ DP2_INLINE Color8 lerp(const Color8& a, const Color8& b, F8 t) {
 }
 
 template <bool kAlpha>
-DP2_INLINE Color8 fetch(const FastDraw& d, const LevelParams& l, I8 x, I8 y) {
-  return decode_argb(gather(d.texels, l.offset + mul_lo(y, l.pitch) + x), kAlpha && d.tex_alpha);
+DP2_INLINE Color8 fetch(const Texturing& s, const LevelParams& l, I8 x, I8 y) {
+  return decode_argb(gather(s.texels, l.offset + mul_lo(y, l.pitch) + x), kAlpha && s.alpha);
 }
 
 // sample_level() of sampler.cpp on each lane's level: POINT or (bi)LINEAR.
@@ -228,31 +241,31 @@ DP2_INLINE F8 coord(F8 x) {
 }
 
 template <bool kAlpha, bool kInRange>
-DP2_INLINE Color8 sample_level(const FastDraw& d, const LevelParams& l, F8 u, F8 v, bool linear) {
+DP2_INLINE Color8 sample_level(const Texturing& s, const LevelParams& l, F8 u, F8 v, bool linear) {
   if (!linear) {
     const I8 ix = truncate(floor(coord<kInRange>(u * l.fw))), iy = truncate(floor(coord<kInRange>(v * l.fh)));
-    return fetch<kAlpha>(d, l, address(ix, l.wmax, d.wrap_u), address(iy, l.hmax, d.wrap_v));
+    return fetch<kAlpha>(s, l, address(ix, l.wmax, s.wrap_u), address(iy, l.hmax, s.wrap_v));
   }
   const F8 x = coord<kInRange>(u * l.fw - splat(kTexelCentre)), y = coord<kInRange>(v * l.fh - splat(kTexelCentre));
   const F8 x0f = floor(x), y0f = floor(y);
   const F8 fx = x - x0f, fy = y - y0f;
   const I8 x0 = truncate(x0f), y0 = truncate(y0f);
-  const I8 ax0 = address(x0, l.wmax, d.wrap_u), ax1 = address(x0 + splat_i(1), l.wmax, d.wrap_u);
-  const I8 ay0 = address(y0, l.hmax, d.wrap_v), ay1 = address(y0 + splat_i(1), l.hmax, d.wrap_v);
+  const I8 ax0 = address(x0, l.wmax, s.wrap_u), ax1 = address(x0 + splat_i(1), l.wmax, s.wrap_u);
+  const I8 ay0 = address(y0, l.hmax, s.wrap_v), ay1 = address(y0 + splat_i(1), l.hmax, s.wrap_v);
   const I8 row0 = l.offset + mul_lo(ay0, l.pitch), row1 = l.offset + mul_lo(ay1, l.pitch);
   I8 r00, r10, r01, r11;
   if (bits(cmp_eq(ax1, ax0 + splat_i(1))) == 0xFF) {
     // Every lane's two columns are neighbours in memory (not wrapped or clamped at the
     // edge): one load per lane and row.
-    gather_pair(d.texels, row0 + ax0, r00, r10);
-    gather_pair(d.texels, row1 + ax0, r01, r11);
+    gather_pair(s.texels, row0 + ax0, r00, r10);
+    gather_pair(s.texels, row1 + ax0, r01, r11);
   } else {
-    r00 = gather(d.texels, row0 + ax0);
-    r10 = gather(d.texels, row0 + ax1);
-    r01 = gather(d.texels, row1 + ax0);
-    r11 = gather(d.texels, row1 + ax1);
+    r00 = gather(s.texels, row0 + ax0);
+    r10 = gather(s.texels, row0 + ax1);
+    r01 = gather(s.texels, row1 + ax0);
+    r11 = gather(s.texels, row1 + ax1);
   }
-  const bool alpha = kAlpha && d.tex_alpha;
+  const bool alpha = kAlpha && s.alpha;
   const Color8 t00 = decode_argb(r00, alpha), t10 = decode_argb(r10, alpha), t01 = decode_argb(r01, alpha),
                t11 = decode_argb(r11, alpha);
   return lerp<kAlpha>(lerp<kAlpha>(t00, t10, fx), lerp<kAlpha>(t01, t11, fx), fy);
@@ -264,18 +277,18 @@ DP2_INLINE Color8 select(I8 m, const Color8& a, const Color8& b) {
 
 // Each lane's level with its quad's filter: one pass when both quads filter alike.
 template <bool kAlpha, bool kInRange>
-DP2_INLINE Color8 sample_levels(const FastDraw& d, const LevelParams& l, F8 u, F8 v, bool linear_a, bool linear_b,
+DP2_INLINE Color8 sample_levels(const Texturing& s, const LevelParams& l, F8 u, F8 v, bool linear_a, bool linear_b,
                                 I8 quad_a) {
-  if (linear_a == linear_b) return sample_level<kAlpha, kInRange>(d, l, u, v, linear_a);
-  return select(quad_a, sample_level<kAlpha, kInRange>(d, l, u, v, linear_a),
-                sample_level<kAlpha, kInRange>(d, l, u, v, linear_b));
+  if (linear_a == linear_b) return sample_level<kAlpha, kInRange>(s, l, u, v, linear_a);
+  return select(quad_a, sample_level<kAlpha, kInRange>(s, l, u, v, linear_a),
+                sample_level<kAlpha, kInRange>(s, l, u, v, linear_b));
 }
 
 // sample() for the block with per-quad LOD: each 2×2 quad computes its LOD from its
 // pixels 0, 1, 2 (quad_lods() in pixel.cpp) and chooses its level(s) and filter
 // (choose_mip(), shared with the scalar sampler, inlined from mip_select.h).
 template <bool kAlpha, bool kInRange>
-[[gnu::noinline]] Color8 sample_mip(const FastDraw& d, F8 u, F8 v) {
+[[gnu::noinline]] Color8 sample_mip(const FastDraw& d, const Texturing& s, F8 u, F8 v) {
   alignas(32) float us[8], vs[8];
   store(us, u);
   store(vs, v);
@@ -290,14 +303,14 @@ template <bool kAlpha, bool kInRange>
   }
   const I8 quad_a = load_i(kQuadA);
   const Color8 c0 =
-      sample_levels<kAlpha, kInRange>(d, level_params(d.levels[mip[0].level0], d.levels[mip[1].level0], quad_a), u,
+      sample_levels<kAlpha, kInRange>(s, level_params(d.levels[mip[0].level0], d.levels[mip[1].level0], quad_a), u,
                                       v, mip[0].linear, mip[1].linear, quad_a);
   if (!(mip[0].fraction > 0.0f) && !(mip[1].fraction > 0.0f)) return c0;
   // The next level where a quad blends two; a quad with fraction 0 reads its own level
   // again and lerp(c, c, 0) = c exactly (c is finite and ≥ 0).
   const std::uint32_t next_a = mip[0].fraction > 0.0f ? mip[0].level0 + 1 : mip[0].level0;
   const std::uint32_t next_b = mip[1].fraction > 0.0f ? mip[1].level0 + 1 : mip[1].level0;
-  const Color8 c1 = sample_levels<kAlpha, kInRange>(d, level_params(d.levels[next_a], d.levels[next_b], quad_a), u,
+  const Color8 c1 = sample_levels<kAlpha, kInRange>(s, level_params(d.levels[next_a], d.levels[next_b], quad_a), u,
                                                     v, mip[0].linear, mip[1].linear, quad_a);
   return lerp<kAlpha>(c0, c1, select(quad_a, splat(mip[0].fraction), splat(mip[1].fraction)));
 }
@@ -312,9 +325,9 @@ template <bool kAlpha, bool kInRange>
 #define DP2_SAMPLE_INLINE [[gnu::noinline]]
 #endif
 template <bool kAlpha, bool kInRange>
-DP2_SAMPLE_INLINE Color8 sample(const FastDraw& d, F8 u, F8 v) {
-  if (d.mip_lod) return sample_mip<kAlpha, kInRange>(d, u, v);
-  return sample_level<kAlpha, kInRange>(d, level_params(d.levels[d.level]), u, v, d.tex_linear);
+DP2_SAMPLE_INLINE Color8 sample(const FastDraw& d, const Texturing& s, F8 u, F8 v) {
+  if (s.mip) return sample_mip<kAlpha, kInRange>(d, s, u, v);
+  return sample_level<kAlpha, kInRange>(s, s.level, u, v, s.linear);
 }
 
 // select_arg() for the selectors prepare_fast_draw admits (no modifiers).
@@ -490,6 +503,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   const std::uint8_t flat_mask = t.flat_mask;
   // A stage without a texture has no coordinate planes (setup stores sampled sets only).
   const bool sampled = kTexture && d.texels != nullptr;
+  const Texturing tex = sampled ? texturing(d) : Texturing{};
   // Alpha reaches the pixel only through the alpha test, blending or an ARGB target;
   // otherwise it is not computed at all (and setup gave it no plane).
   const bool need_alpha = kBlend || d.need_alpha;
@@ -608,8 +622,8 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
           if (sampled) {
             const F8 u = planes[kPlaneU].at(k), v = planes[kPlaneV].at(k);
             const F8 tu = perspective ? u * w : u, tv = perspective ? v * w : v;
-            texel = need_alpha ? (in_range ? sample<true, true>(d, tu, tv) : sample<true, false>(d, tu, tv))
-                               : (in_range ? sample<false, true>(d, tu, tv) : sample<false, false>(d, tu, tv));
+            texel = need_alpha ? (in_range ? sample<true, true>(d, tex, tu, tv) : sample<true, false>(d, tex, tu, tv))
+                               : (in_range ? sample<false, true>(d, tex, tu, tv) : sample<false, false>(d, tex, tu, tv));
           }
           const Color8 c1 = argument(color_arg1, diffuse, texel, tfactor);
           const Color8 c2 = argument(color_arg2, diffuse, texel, tfactor);
