@@ -563,7 +563,14 @@ void raster_line(const LinePrim& l, const Rect& tile, TileCounters& counters) {
   const float major_len = end - start;
   const VertexAttributes tri[3] = {attributes_of(l.a), attributes_of(l.b), attributes_of(l.b)};
   const TexcoordTriple tex(s.texcoord_sets, l.a, l.b, l.b);
-  for (std::int32_t m = first; m != stop; m += step) {
+  // Only the steps whose major coordinate lies in this tile, in the line's order: a line
+  // is walked in every tile its bounds touch, and walking all of it in each made one
+  // across the guard band take seconds.
+  const std::int32_t tile_low = x_major ? r.left : r.top, tile_high = (x_major ? r.right : r.bottom) - 1;
+  const std::int32_t low = std::max(step > 0 ? first : stop + 1, tile_low);
+  const std::int32_t high = std::min(step > 0 ? stop - 1 : first, tile_high);
+  for (std::int32_t k = 0; k <= high - low; ++k) {
+    const std::int32_t m = step > 0 ? low + k : high - k;
     const float t = major_len == 0.0f ? 0.0f : std::clamp((static_cast<float>(m) - start) / major_len, 0.0f, 1.0f);
     const float minor = x_major ? l.a.y + t * dy : l.a.x + t * dx;
     const std::int32_t n = static_cast<std::int32_t>(std::floor(minor + 0.5f));
