@@ -8,6 +8,7 @@
 
 #include "coverage.h"
 #include "dp2raster/float_env.h"
+#include "dp2raster/formats.h"
 #include "scene.h"
 
 namespace dp2::raster {
@@ -43,10 +44,44 @@ Rect pixel_bounds(std::int64_t x_lo, std::int64_t y_lo, std::int64_t x_hi, std::
   return {ceil_pixel(x_lo), ceil_pixel(y_lo), floor_pixel(x_hi) + 1, floor_pixel(y_hi) + 1};
 }
 
+// No surface is larger: a rect past it (a caller's error) would size the tile grid, and
+// its arithmetic, beyond any target.
+bool within_surface_limit(const Rect& r) {
+  constexpr auto kLimit = static_cast<std::int32_t>(kMaxSurfaceDimension);
+  return r.right <= kLimit && r.bottom <= kLimit;
+}
+
+// Whether an image's pitch holds a row of `format` pixels (of 4×4 blocks for DXTn): the
+// pixel code reads and writes rows of the format it is given, so a smaller pitch (say, a
+// level described in a smaller format than its texture's) would reach past the buffer.
+bool rows_fit(const ImageView& image, Format format) {
+  if (image.data == nullptr) return true;
+  const FormatInfo& info = format_info(format);
+  const std::uint64_t width = image.width;
+  const std::uint64_t row = info.block_bytes != 0 ? (width + 3) / 4 * info.block_bytes
+                                                  : (width * info.bits_per_pixel + 7) / 8;
+  return image.pitch >= row;
+}
+
+// What Renderer::draw requires of a state beyond its types (renderer.h): at most
+// kMaxTextureStages stages, a clip inside kMaxSurfaceDimension, and surfaces whose rows
+// fit their pitch in the format they are read in.
+bool drawable(const DrawState& s) {
+  if (s.stage_count > kMaxTextureStages || !within_surface_limit(s.clip)) return false;
+  if (!rows_fit(s.color, s.color.format) || !rows_fit(s.depth, s.depth.format)) return false;
+  for (std::uint32_t i = 0; i < s.stage_count; ++i) {
+    const TextureView* t = s.stages[i].texture;
+    if (t == nullptr) continue;
+    for (std::uint32_t l = 0; l < std::min(t->levels, kMaxMipLevels); ++l)
+      if (!rows_fit(t->level[l], t->format)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void Renderer::clear(const ClearCommand& clear) {
-  if (clear.rect.empty() || clear.rect.left < 0 || clear.rect.top < 0) return;
+  if (clear.rect.empty() || clear.rect.left < 0 || clear.rect.top < 0 || !within_surface_limit(clear.rect)) return;
   scene_->ensure_grid(clear.rect.right, clear.rect.bottom);
   Chunk& chunk = scene_->open_chunk();
   chunk.clears.push_back(clear);
@@ -391,14 +426,17 @@ void set_up_batch(Chunk& chunk, const DrawJob& job, std::size_t first, std::size
       // Triangle i is (v[i+1], v[i+2], v[0]) (D3DHAL_DP2TRIANGLEFAN page). The fan's edge
       // word has bit i for edge V[i]–V[i+1] and bit n+1 for V[n+1]–V[0]; an inner edge is
       // never drawn.
+      // The word has 32 bits: an edge past bit 31 (a fan of more than 30 triangles) has no
+      // flag and is not drawn.
       const bool has_flags = !job.edge_flags.empty();
       const std::uint32_t f = has_flags ? job.edge_flags[0] : 0;
+      const auto flag = [f](std::size_t bit) { return bit < 32 ? (f >> bit) & 1u : 0u; };
       for (std::size_t i = first; i < last; ++i) {
         std::uint32_t edges = 7u;
         if (has_flags) {
-          edges = ((f >> (i + 1)) & 1u)                       // v[i+1]v[i+2]
-                  | ((i + 1 == n ? (f >> (n + 1)) & 1u : 0u) << 1)  // v[i+2]v[0]
-                  | ((i == 0 ? f & 1u : 0u) << 2);               // v[0]v[i+1]
+          edges = flag(i + 1)                             // v[i+1]v[i+2]
+                  | ((i + 1 == n ? flag(n + 1) : 0u) << 1)  // v[i+2]v[0]
+                  | ((i == 0 ? flag(0) : 0u) << 2);         // v[0]v[i+1]
         }
         add_triangle(chunk, job, vertex(i + 1), vertex(i + 2), centre, edges);
       }
@@ -479,6 +517,10 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
   const DefaultFloatEnvironment fp;  // setup, and a flush past the budget, on this thread
   Scene& scene = *scene_;
   if (state.clip.empty() || primitive_count == 0) return;
+  if (!drawable(state)) {
+    ++scene.stats.draws_rejected;
+    return;
+  }
   // A stream longer than the vertices (or indices) that feed it draws nothing.
   const std::uint64_t stream = stream_range(topology, 0, primitive_count).end;
   const std::uint64_t available = indices.empty() ? vertices.count : indices.size();

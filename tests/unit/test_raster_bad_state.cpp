@@ -1,0 +1,197 @@
+// The rasterizer's C++ API given states and primitives no device makes: each either draws
+// by the rule its header states or is refused and counted (renderer.h:
+// RendererStats::draws_rejected), never reading or writing outside the caller's buffers
+// (the ASan build runs these too) and never walking work it does not need.
+#include <doctest/doctest.h>
+
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "dp2raster/renderer.h"
+
+using namespace dp2::raster;
+
+namespace {
+
+constexpr std::uint32_t kSize = 128;  // two tiles each way
+
+struct Target {
+  std::vector<std::uint32_t> pixels = std::vector<std::uint32_t>(kSize * kSize, 0u);
+  std::uint32_t rgb(std::uint32_t x, std::uint32_t y) const { return pixels[y * kSize + x] & 0xFFFFFFu; }
+  std::size_t lit() const {
+    std::size_t n = 0;
+    for (std::uint32_t p : pixels) n += (p & 0xFFFFFFu) != 0;
+    return n;
+  }
+};
+
+// Diffuse colour straight to an X8R8G8B8 target, no depth, nothing culled.
+DrawState state_for(Target& target) {
+  DrawState s;
+  s.color = {Format::kX8R8G8B8, kSize, kSize, kSize * 4, reinterpret_cast<std::byte*>(target.pixels.data())};
+  s.clip = {0, 0, static_cast<std::int32_t>(kSize), static_cast<std::int32_t>(kSize)};
+  s.cull = Cull::kNone;
+  s.stage_count = 1;
+  s.stages[0].color_op = TextureOp::kSelectArg1;
+  s.stages[0].alpha_op = TextureOp::kSelectArg1;
+  s.stages[0].color_arg = {kArgCurrent, kArgDiffuse, kArgCurrent};
+  s.stages[0].alpha_arg = {kArgCurrent, kArgDiffuse, kArgCurrent};
+  return s;
+}
+
+Vertex at(float x, float y) {
+  Vertex v;
+  v.x = x;
+  v.y = y;
+  return v;  // white
+}
+
+// A triangle over most of the target.
+std::vector<Vertex> big_triangle() { return {at(1, 1), at(120, 1), at(1, 120)}; }
+
+}  // namespace
+
+TEST_CASE("raster bad state: more stages than kMaxTextureStages are refused, not read past the array") {
+  for (std::uint32_t stages : {kMaxTextureStages + 1, 200u}) {
+    CAPTURE(stages);
+    Target target;
+    DrawState s = state_for(target);
+    s.stage_count = stages;
+    Renderer r(1);
+    r.draw(s, Topology::kTriangleList, 1, big_triangle(), {});
+    r.flush();
+    CHECK(r.stats().draws_rejected == 1);
+    CHECK(target.lit() == 0);
+  }
+}
+
+TEST_CASE("raster bad state: a clip or clear rect past kMaxSurfaceDimension is refused") {
+  // Such a rect would size the tile grid (its arithmetic overflowed at INT_MAX, and 2^28
+  // asked for terabytes); renderer.h: it draws or clears nothing.
+  for (std::int32_t edge : {INT_MAX, 1 << 28, static_cast<std::int32_t>(kMaxSurfaceDimension) + 1}) {
+    CAPTURE(edge);
+    Target target;
+    DrawState s = state_for(target);
+    s.clip = {0, 0, edge, edge};
+    Renderer r(2);
+    r.draw(s, Topology::kTriangleList, 1, big_triangle(), {});
+    ClearCommand clear;
+    clear.color = s.color;
+    clear.rect = {0, 0, edge, 64};
+    clear.clear_color = true;
+    clear.color_raw = 0x00FF00FFu;
+    r.clear(clear);
+    r.flush();
+    CHECK(r.stats().draws_rejected == 1);
+    CHECK(target.lit() == 0);
+  }
+  // The limit itself is a valid clip: the triangle draws (its pixels lie in the target).
+  Target target;
+  DrawState s = state_for(target);
+  s.clip.right = s.clip.bottom = static_cast<std::int32_t>(kMaxSurfaceDimension);
+  Renderer r(1);
+  r.draw(s, Topology::kTriangleList, 1, big_triangle(), {});
+  r.flush();
+  CHECK(r.stats().draws_rejected == 0);
+  CHECK(target.lit() > 0);
+}
+
+TEST_CASE("raster bad state: a texture level whose pitch is shorter than a row of the texture's format is refused") {
+  // An 8×8 A8R8G8B8 texture needs 32 bytes a row; a level described with pitch 8 (an L8
+  // row) would be read 4 bytes a texel past its buffer. A packed L8 texture of width 3
+  // (pitch 3, no DWORD padding) is fine.
+  std::vector<std::uint8_t> texels(8 * 8, 0xFF);
+  for (bool short_pitch : {true, false}) {
+    CAPTURE(short_pitch);
+    TextureView texture;
+    texture.format = short_pitch ? Format::kA8R8G8B8 : Format::kL8;
+    texture.levels = 1;
+    const std::uint32_t width = short_pitch ? 8 : 3;
+    texture.level[0] = {Format::kL8, width, 8, width, reinterpret_cast<std::byte*>(texels.data())};
+    Target target;
+    DrawState s = state_for(target);
+    s.stages[0].color_arg[1] = kArgTexture;
+    s.stages[0].texture = &texture;
+    s.texcoord_sets = 1;
+    Renderer r(1);
+    r.draw(s, Topology::kTriangleList, 1, big_triangle(), {});
+    r.flush();
+    CHECK(r.stats().draws_rejected == (short_pitch ? 1u : 0u));
+    CHECK((target.lit() == 0) == short_pitch);  // an L8 0xFF texel is white
+  }
+}
+
+TEST_CASE("raster bad state: the colour key compares a texel's bits in the texture's format") {
+  // DDCKEY_SRCBLT: a texel whose raw value equals the key is transparent black. The key
+  // is 0xFF102030, an A8R8G8B8 texel; the level's own format field says L8 (formats.h:
+  // texels are read in texture.format), so the bits compared are the 4-byte texel, and
+  // with COLORKEYENABLE the whole 1×1 texture samples as transparent black over the
+  // diffuse white: the stage selects the texture, so the pixels are black. Read as L8
+  // (1 byte, 0x30) the key would never match and the pixels would be 0x102030.
+  std::uint32_t texel = 0xFF102030u;
+  TextureView texture;
+  texture.format = Format::kA8R8G8B8;
+  texture.levels = 1;
+  texture.level[0] = {Format::kL8, 1, 1, 4, reinterpret_cast<std::byte*>(&texel)};
+  texture.has_color_key = true;
+  texture.color_key = 0xFF102030u;
+  for (bool keyed : {true, false}) {
+    CAPTURE(keyed);
+    Target target;
+    DrawState s = state_for(target);
+    s.stages[0].color_arg[1] = kArgTexture;
+    s.stages[0].texture = &texture;
+    s.stages[0].sampler.color_key = keyed;
+    s.texcoord_sets = 1;
+    Renderer r(1);
+    r.draw(s, Topology::kTriangleList, 1, big_triangle(), {});
+    r.flush();
+    CHECK(target.rgb(10, 10) == (keyed ? 0u : 0x102030u));
+  }
+}
+
+TEST_CASE("raster bad state: a fan's edge word has 32 flags; edges past bit 31 are not drawn") {
+  // D3DHAL_DP2TRIANGLEFAN: bit i is edge V[i]–V[i+1], bit n+1 the closing V[n+1]–V[0];
+  // a fan of 40 triangles closes at bit 41, which the 32-bit word does not have. With
+  // every bit set, the first edge V0–V1 (bit 0) is drawn and the closing one is not.
+  // (Read as 41 mod 32 = bit 9, a set bit, it was drawn.) Inner edges never are.
+  // V0 = (2, 2); V1 = (100, 2) ... V41 = (2, 100) on the line x + y = 102.
+  constexpr std::uint32_t kTriangles = 40;
+  std::vector<Vertex> fan{at(2, 2)};
+  for (std::uint32_t i = 0; i <= kTriangles; ++i) {
+    const float t = static_cast<float>(i) / kTriangles;
+    fan.push_back(at(100 - 98 * t, 2 + 98 * t));
+  }
+  Target target;
+  DrawState s = state_for(target);
+  s.fill = Fill::kWireframe;
+  const std::uint32_t all_edges[1] = {~0u};
+  Renderer r(1);
+  r.draw(s, Topology::kTriangleFan, kTriangles, fan, {}, all_edges);
+  r.flush();
+  CHECK(target.rgb(50, 2) == 0xFFFFFFu);  // V0–V1, the row y = 2
+  CHECK(target.rgb(2, 50) == 0u);         // V41–V0, the column x = 2: no flag
+}
+
+TEST_CASE("raster bad state: a line across the guard band lights the pixels of its path in each tile, both ways") {
+  // The diagonal from (−10^6, −10^6) to (10^6, 10^6): x-major (|dx| = |dy|), one pixel
+  // per column, in the row nearest the line, floor(y + 0.5) = x (tile.cpp's line rule).
+  // Each tile walks only its own columns of the two-million-pixel line.
+  for (bool reversed : {false, true}) {
+    CAPTURE(reversed);
+    Target target;
+    DrawState s = state_for(target);
+    const Vertex a = at(-1.0e6f, -1.0e6f), b = at(1.0e6f, 1.0e6f);
+    const std::vector<Vertex> line = reversed ? std::vector<Vertex>{b, a} : std::vector<Vertex>{a, b};
+    Renderer r(2);
+    r.draw(s, Topology::kLineList, 1, line, {});
+    r.flush();
+    CHECK(target.lit() == kSize);
+    for (std::uint32_t i = 0; i < kSize; ++i) {
+      CAPTURE(i);
+      CHECK(target.rgb(i, i) == 0xFFFFFFu);
+    }
+  }
+}
