@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dp2raster/renderer.h"
+#include "support/raster_state.h"
 
 using namespace dp2::raster;
 
@@ -33,11 +34,7 @@ DrawState state_for(Target& target) {
   s.color = {Format::kX8R8G8B8, kSize, kSize, kSize * 4, reinterpret_cast<std::byte*>(target.pixels.data())};
   s.clip = {0, 0, static_cast<std::int32_t>(kSize), static_cast<std::int32_t>(kSize)};
   s.cull = Cull::kNone;
-  s.stage_count = 1;
-  s.stages[0].color_op = TextureOp::kSelectArg1;
-  s.stages[0].alpha_op = TextureOp::kSelectArg1;
-  s.stages[0].color_arg = {kArgCurrent, kArgDiffuse, kArgCurrent};
-  s.stages[0].alpha_arg = {kArgCurrent, kArgDiffuse, kArgCurrent};
+  dp2::test::select_only(s, kArgDiffuse);
   return s;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dp2raster/renderer.h"
+#include "support/raster_state.h"
 
 using namespace dp2::raster;
 
@@ -33,11 +34,7 @@ DrawState state_for(std::vector<std::byte>& color) {
   s.clip = {0, 0, static_cast<std::int32_t>(kSize), static_cast<std::int32_t>(kSize)};
   s.cull = Cull::kCCW;       // windings must survive the strip's odd-triangle swap
   s.last_pixel = false;      // a strip's joints: each the start of the next segment
-  s.stage_count = 1;
-  s.stages[0].color_op = TextureOp::kSelectArg1;
-  s.stages[0].alpha_op = TextureOp::kSelectArg1;
-  s.stages[0].color_arg = {kArgCurrent, kArgDiffuse, kArgCurrent};
-  s.stages[0].alpha_arg = {kArgCurrent, kArgDiffuse, kArgCurrent};
+  dp2::test::select_only(s, kArgDiffuse);
   return s;
 }
 
@@ -184,6 +181,28 @@ void fetch_first_set(const void* context, std::uint32_t first, std::uint32_t cou
   }
 }
 
+// A 2×1 A8R8G8B8 texture: texel 0 red, texel 1 green.
+struct RedGreen {
+  std::uint32_t texels[2] = {0xFFFF0000u, 0xFF00FF00u};
+  TextureView view;
+  RedGreen() {
+    view.format = Format::kA8R8G8B8;
+    view.levels = 1;
+    view.level[0] = {Format::kA8R8G8B8, 2, 1, 8, reinterpret_cast<std::byte*>(texels)};
+  }
+  RedGreen(const RedGreen&) = delete;
+};
+
+// Stage 0 outputs `texture` sampled (point) at coordinate set 1; nothing culled.
+DrawState sampling_set_1(std::vector<std::byte>& color, const TextureView& texture) {
+  DrawState s = state_for(color);
+  s.cull = Cull::kNone;
+  dp2::test::select_only(s, kArgTexture);
+  s.stages[0].texture = &texture;
+  s.stages[0].texcoord_set = 1;
+  return s;
+}
+
 // Two triangles covering [x0, x1) × [0, kSize), every vertex with texture coordinates `uv`
 // in sets 0 and 1.
 std::vector<Vertex> band(float x0, float x1, float u, float v) {
@@ -206,18 +225,9 @@ TEST_CASE("raster fetch: the texture coordinate sets a fetch leaves alone read z
   // = (0.75, 0.25); the second's fetch writes set 0 only (also 0.75, so reading it by
   // mistake shows too), and both draws go through the same chunk's vertex batch before
   // the flush: the second must read set 1 as (0, 0), not what the first left there.
-  const std::uint32_t texels[2] = {0xFFFF0000u, 0xFF00FF00u};
-  TextureView texture;
-  texture.format = Format::kA8R8G8B8;
-  texture.levels = 1;
-  texture.level[0] = {Format::kA8R8G8B8, 2, 1, 8, reinterpret_cast<std::byte*>(const_cast<std::uint32_t*>(texels))};
+  RedGreen texture;
   std::vector<std::byte> color;
-  DrawState s = state_for(color);
-  s.cull = Cull::kNone;
-  s.stages[0].color_arg = {kArgCurrent, kArgTexture, kArgCurrent};
-  s.stages[0].alpha_arg = {kArgCurrent, kArgTexture, kArgCurrent};
-  s.stages[0].texture = &texture;
-  s.stages[0].texcoord_set = 1;
+  DrawState s = sampling_set_1(color, texture.view);
   s.texcoord_sets = 0b10;
   const std::vector<Vertex> left = band(0, kSize / 2, 0.75f, 0.25f), right = band(kSize / 2, kSize, 0.75f, 0.25f);
   for (int threads : {1, 2}) {
@@ -243,18 +253,9 @@ TEST_CASE("raster fetch: a stage sampling a set the state does not interpolate r
   // texel 0 (red) of the 2×1 texture, where set 1's u = 0.75 would read texel 1. Each
   // kernel path gives that; the block kernels once crashed on it, reading planes setup
   // had not made.
-  const std::uint32_t texels[2] = {0xFFFF0000u, 0xFF00FF00u};
-  TextureView texture;
-  texture.format = Format::kA8R8G8B8;
-  texture.levels = 1;
-  texture.level[0] = {Format::kA8R8G8B8, 2, 1, 8, reinterpret_cast<std::byte*>(const_cast<std::uint32_t*>(texels))};
+  RedGreen texture;
   std::vector<std::byte> color;
-  DrawState s = state_for(color);
-  s.cull = Cull::kNone;
-  s.stages[0].color_arg = {kArgCurrent, kArgTexture, kArgCurrent};
-  s.stages[0].alpha_arg = {kArgCurrent, kArgTexture, kArgCurrent};
-  s.stages[0].texture = &texture;
-  s.stages[0].texcoord_set = 1;
+  DrawState s = sampling_set_1(color, texture.view);
   for (std::uint8_t named : {std::uint8_t{0}, std::uint8_t{0b01}}) {
     CAPTURE(static_cast<int>(named));
     s.texcoord_sets = named;
