@@ -249,6 +249,12 @@ std::uint32_t format_pitch(Format f, std::uint32_t width) noexcept {
                                                             : static_cast<std::uint32_t>(pitch);
 }
 
+std::uint64_t format_row_bytes(Format f, std::uint32_t width) noexcept {
+  const FormatInfo& info = format_info(f);
+  const std::uint64_t w = width;
+  return info.block_bytes != 0 ? (w + 3) / 4 * info.block_bytes : (w * info.bits_per_pixel + 7) / 8;
+}
+
 std::uint64_t format_level_size(Format f, std::uint32_t width, std::uint32_t height) noexcept {
   const std::uint64_t rows = is_dxt(f) ? (static_cast<std::uint64_t>(height) + 3) / 4 : height;
   return static_cast<std::uint64_t>(format_pitch(f, width)) * rows;
@@ -310,9 +316,14 @@ Color decode_raw(Format f, std::uint32_t raw) noexcept {
   return c;
 }
 
-Color decode_texel(const TextureView& texture, std::uint32_t level, std::uint32_t x, std::uint32_t y) noexcept {
+ImageView texel_image(const TextureView& texture, std::uint32_t level) noexcept {
   ImageView image = texture.level[level];
   image.format = texture.format;
+  return image;
+}
+
+Color decode_texel(const TextureView& texture, std::uint32_t level, std::uint32_t x, std::uint32_t y) noexcept {
+  const ImageView image = texel_image(texture, level);
   if (is_argb8888(image.format)) return decode_raw(image.format, load_le(pixel_address(image, x, y, 4), 4));
   const std::uint32_t raw = read_raw(image, x, y);
   if (texture.format == Format::kP8 && texture.palette != nullptr) {

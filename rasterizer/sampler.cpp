@@ -76,12 +76,8 @@ Texel fetch(const TextureView& texture, const SamplerState& state, std::uint32_t
             std::int64_t y, bool keying) noexcept {
   if (x < 0 || y < 0) return {state.border, false};
   const auto ux = static_cast<std::uint32_t>(x), uy = static_cast<std::uint32_t>(y);
-  if (keying) {
-    // The level's bits in the texture's format, as decode_texel reads them.
-    ImageView image = texture.level[level];
-    image.format = texture.format;
-    if (read_raw(image, ux, uy) == texture.color_key) return {kTransparentBlack, true};
-  }
+  // The texel's bits in the texture's format, as decode_texel reads them.
+  if (keying && read_raw(texel_image(texture, level), ux, uy) == texture.color_key) return {kTransparentBlack, true};
   return {decode_texel(texture, level, ux, uy), false};
 }
 

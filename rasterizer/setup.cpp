@@ -44,44 +44,54 @@ Rect pixel_bounds(std::int64_t x_lo, std::int64_t y_lo, std::int64_t x_hi, std::
   return {ceil_pixel(x_lo), ceil_pixel(y_lo), floor_pixel(x_hi) + 1, floor_pixel(y_hi) + 1};
 }
 
-// No surface is larger: a rect past it (a caller's error) would size the tile grid, and
-// its arithmetic, beyond any target.
-bool within_surface_limit(const Rect& r) {
+// What Renderer::draw and ::clear require beyond the types (renderer.h). They run on the
+// thread that calls the Renderer. Such states come only from callers of the C++ API (the
+// device never makes one); a fuzzing pass over it found each one reading or writing
+// outside a buffer, or overflowing.
+
+// Not negative and no larger than any surface: a rect past kMaxSurfaceDimension would size
+// the tile grid, and its arithmetic, beyond any target.
+bool rect_in_limits(const Rect& r) {
   constexpr auto kLimit = static_cast<std::int32_t>(kMaxSurfaceDimension);
-  return r.right <= kLimit && r.bottom <= kLimit;
+  return r.left >= 0 && r.top >= 0 && r.right <= kLimit && r.bottom <= kLimit;
 }
 
-// Whether an image's pitch holds a row of `format` pixels (of 4×4 blocks for DXTn): the
-// pixel code reads and writes rows of the format it is given, so a smaller pitch (say, a
-// level described in a smaller format than its texture's) would reach past the buffer.
-bool rows_fit(const ImageView& image, Format format) {
-  if (image.data == nullptr) return true;
-  const FormatInfo& info = format_info(format);
-  const std::uint64_t width = image.width;
-  const std::uint64_t row = info.block_bytes != 0 ? (width + 3) / 4 * info.block_bytes
-                                                  : (width * info.bits_per_pixel + 7) / 8;
-  return image.pitch >= row;
+// Whether an image's pitch holds a row of `format` pixels: the pixel code reads and writes
+// rows of the format it is given, so a smaller pitch (say, a level described in a smaller
+// format than its texture's) would reach past the buffer.
+bool rows_fit(const ImageView& image, Format format) { return image.pitch >= format_row_bytes(format, image.width); }
+
+// A texture level: one without memory reads as nothing (the sampler skips it).
+bool level_fits(const ImageView& level, Format format) { return level.data == nullptr || rows_fit(level, format); }
+
+// A target the pixel code writes: with a format and pixels, it must have the memory.
+bool target_fits(const ImageView& target) {
+  if (target.format == Format::kUnknown || target.width == 0 || target.height == 0) return true;
+  return target.data != nullptr && rows_fit(target, target.format);
 }
 
-// What Renderer::draw requires of a state beyond its types (renderer.h): at most
-// kMaxTextureStages stages, a clip inside kMaxSurfaceDimension, and surfaces whose rows
-// fit their pitch in the format they are read in.
 bool drawable(const DrawState& s) {
-  if (s.stage_count > kMaxTextureStages || !within_surface_limit(s.clip)) return false;
-  if (!rows_fit(s.color, s.color.format) || !rows_fit(s.depth, s.depth.format)) return false;
+  if (s.stage_count > kMaxTextureStages || !rect_in_limits(s.clip)) return false;
+  if (!target_fits(s.color) || !target_fits(s.depth)) return false;
   for (std::uint32_t i = 0; i < s.stage_count; ++i) {
     const TextureView* t = s.stages[i].texture;
     if (t == nullptr) continue;
     for (std::uint32_t l = 0; l < std::min(t->levels, kMaxMipLevels); ++l)
-      if (!rows_fit(t->level[l], t->format)) return false;
+      if (!level_fits(t->level[l], t->format)) return false;
   }
   return true;
 }
 
+bool clearable(const ClearCommand& c) { return rect_in_limits(c.rect) && target_fits(c.color) && target_fits(c.depth); }
+
 }  // namespace
 
 void Renderer::clear(const ClearCommand& clear) {
-  if (clear.rect.empty() || clear.rect.left < 0 || clear.rect.top < 0 || !within_surface_limit(clear.rect)) return;
+  if (clear.rect.empty()) return;
+  if (!clearable(clear)) {
+    ++scene_->stats.commands_rejected;
+    return;
+  }
   scene_->ensure_grid(clear.rect.right, clear.rect.bottom);
   Chunk& chunk = scene_->open_chunk();
   chunk.clears.push_back(clear);
@@ -116,10 +126,15 @@ void add_point(Chunk& scene, const DrawState& state, FragmentKernel kernel, cons
   }
   // A point of size s covers the pixel centres (i, j) with x − s/2 ≤ i < x + s/2 (and the
   // same in y): the top-left rule applied to the point's square.
-  // D3DFVF_PSIZE wins over D3DRS_POINTSIZE; either is clamped to [POINTSIZE_MIN, _MAX].
+  // D3DFVF_PSIZE wins over D3DRS_POINTSIZE; either is clamped to [POINTSIZE_MIN, _MAX],
+  // the minimum at least 1 pixel. A maximum below the minimum gives the minimum (dp2's
+  // reading; the states' page leaves it open), a non-finite limit is no limit, and
+  // neither reaches past the guard band, so the square's corners stay within int32.
+  const auto finite_or = [](float f, float fallback) { return std::isfinite(f) ? f : fallback; };
   const float size = v.point_size > 0.0f ? v.point_size : state.point_size;
-  const float half = std::clamp(std::isfinite(size) ? size : 1.0f, std::max(state.point_size_min, 1.0f),
-                                std::max(state.point_size_max, 1.0f)) * 0.5f;
+  const float lo = std::clamp(finite_or(state.point_size_min, 1.0f), 1.0f, kGuardBand);
+  const float hi = std::clamp(finite_or(state.point_size_max, kGuardBand), lo, kGuardBand);
+  const float half = std::clamp(finite_or(size, 1.0f), lo, hi) * 0.5f;
   const Rect r{static_cast<std::int32_t>(std::ceil(v.x - half)), static_cast<std::int32_t>(std::ceil(v.y - half)),
                static_cast<std::int32_t>(std::ceil(v.x + half)), static_cast<std::int32_t>(std::ceil(v.y + half))};
   PointPrim p{&state, kernel, v, intersect(r, state.clip)};
@@ -518,7 +533,7 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
   Scene& scene = *scene_;
   if (state.clip.empty() || primitive_count == 0) return;
   if (!drawable(state)) {
-    ++scene.stats.draws_rejected;
+    ++scene.stats.commands_rejected;
     return;
   }
   // A stream longer than the vertices (or indices) that feed it draws nothing.
@@ -537,7 +552,6 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
   }
   // Every primitive's bounds lie inside the clip rectangle: the grid is final before any
   // worker bins.
-  if (state.clip.left < 0 || state.clip.top < 0) return;
   scene.ensure_grid(state.clip.right, state.clip.bottom);
   const bool diffuse_alpha = scene.fast_draw == nullptr || scene.fast_draw->need_alpha;
   const DrawJob job{&state,          kernel,   scene.fast_draw, scene.fast_key, topology,

@@ -36,10 +36,7 @@ const char* check(const PngImage& image, std::optional<raster::Format> format) {
   if (image.width > raster::kMaxSurfaceDimension || image.height > raster::kMaxSurfaceDimension)
     return "image larger than kMaxSurfaceDimension";
   // A row needs its own bytes, not the DWORD padding format_pitch adds.
-  const raster::FormatInfo& info = raster::format_info(*format);
-  const std::uint64_t row = info.block_bytes != 0 ? (image.width + 3u) / 4u * info.block_bytes
-                                                  : (std::uint64_t{image.width} * info.bits_per_pixel + 7) / 8;
-  if (image.pitch < row) return "pitch smaller than a row";
+  if (image.pitch < raster::format_row_bytes(*format, image.width)) return "pitch smaller than a row";
   return nullptr;
 }
 

@@ -1,12 +1,12 @@
 // The rasterizer's C++ API given states and primitives no device makes: each either draws
 // by the rule its header states or is refused and counted (renderer.h:
-// RendererStats::draws_rejected), never reading or writing outside the caller's buffers
+// RendererStats::commands_rejected), never reading or writing outside the caller's buffers
 // (the ASan build runs these too) and never walking work it does not need.
 #include <doctest/doctest.h>
 
 #include <climits>
+#include <limits>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "dp2raster/renderer.h"
@@ -19,7 +19,8 @@ namespace {
 constexpr std::uint32_t kSize = 128;  // two tiles each way
 
 struct Target {
-  std::vector<std::uint32_t> pixels = std::vector<std::uint32_t>(kSize * kSize, 0u);
+  explicit Target(std::uint32_t fill = 0u) : pixels(kSize * kSize, fill) {}
+  std::vector<std::uint32_t> pixels;
   std::uint32_t rgb(std::uint32_t x, std::uint32_t y) const { return pixels[y * kSize + x] & 0xFFFFFFu; }
   std::size_t lit() const {
     std::size_t n = 0;
@@ -59,7 +60,7 @@ TEST_CASE("raster bad state: more stages than kMaxTextureStages are refused, not
     Renderer r(1);
     r.draw(s, Topology::kTriangleList, 1, big_triangle(), {});
     r.flush();
-    CHECK(r.stats().draws_rejected == 1);
+    CHECK(r.stats().commands_rejected == 1);
     CHECK(target.lit() == 0);
   }
 }
@@ -81,7 +82,7 @@ TEST_CASE("raster bad state: a clip or clear rect past kMaxSurfaceDimension is r
     clear.color_raw = 0x00FF00FFu;
     r.clear(clear);
     r.flush();
-    CHECK(r.stats().draws_rejected == 1);
+    CHECK(r.stats().commands_rejected == 2);  // the draw and the clear
     CHECK(target.lit() == 0);
   }
   // The limit itself is a valid clip: the triangle draws (its pixels lie in the target).
@@ -91,7 +92,7 @@ TEST_CASE("raster bad state: a clip or clear rect past kMaxSurfaceDimension is r
   Renderer r(1);
   r.draw(s, Topology::kTriangleList, 1, big_triangle(), {});
   r.flush();
-  CHECK(r.stats().draws_rejected == 0);
+  CHECK(r.stats().commands_rejected == 0);
   CHECK(target.lit() > 0);
 }
 
@@ -115,7 +116,7 @@ TEST_CASE("raster bad state: a texture level whose pitch is shorter than a row o
     Renderer r(1);
     r.draw(s, Topology::kTriangleList, 1, big_triangle(), {});
     r.flush();
-    CHECK(r.stats().draws_rejected == (short_pitch ? 1u : 0u));
+    CHECK(r.stats().commands_rejected == (short_pitch ? 1u : 0u));
     CHECK((target.lit() == 0) == short_pitch);  // an L8 0xFF texel is white
   }
 }
@@ -136,7 +137,7 @@ TEST_CASE("raster bad state: the colour key compares a texel's bits in the textu
   texture.color_key = 0xFF102030u;
   for (bool keyed : {true, false}) {
     CAPTURE(keyed);
-    Target target;
+    Target target(0x00ABCDEFu);  // neither expected colour: a dropped draw shows
     DrawState s = state_for(target);
     s.stages[0].color_arg[1] = kArgTexture;
     s.stages[0].texture = &texture;
@@ -145,15 +146,18 @@ TEST_CASE("raster bad state: the colour key compares a texel's bits in the textu
     Renderer r(1);
     r.draw(s, Topology::kTriangleList, 1, big_triangle(), {});
     r.flush();
+    CHECK(r.stats().commands_rejected == 0);
     CHECK(target.rgb(10, 10) == (keyed ? 0u : 0x102030u));
   }
 }
 
 TEST_CASE("raster bad state: a fan's edge word has 32 flags; edges past bit 31 are not drawn") {
   // D3DHAL_DP2TRIANGLEFAN: bit i is edge V[i]–V[i+1], bit n+1 the closing V[n+1]–V[0];
-  // a fan of 40 triangles closes at bit 41, which the 32-bit word does not have. With
-  // every bit set, the first edge V0–V1 (bit 0) is drawn and the closing one is not.
-  // (Read as 41 mod 32 = bit 9, a set bit, it was drawn.) Inner edges never are.
+  // a fan of 40 triangles closes at bit 41, which the 32-bit word does not have. The page
+  // does not say what such an edge does; dp2's rule: no flag, not drawn. With every bit
+  // set, the first edge V0–V1 (bit 0) and the outer edges up to V31–V32 are drawn, the
+  // outer edges from V32–V33 on and the closing one are not. (Read modulo 32, as the
+  // shift did on x86, they were all drawn.) Inner edges never are.
   // V0 = (2, 2); V1 = (100, 2) ... V41 = (2, 100) on the line x + y = 102.
   constexpr std::uint32_t kTriangles = 40;
   std::vector<Vertex> fan{at(2, 2)};
@@ -170,12 +174,21 @@ TEST_CASE("raster bad state: a fan's edge word has 32 flags; edges past bit 31 a
   r.flush();
   CHECK(target.rgb(50, 2) == 0xFFFFFFu);  // V0–V1, the row y = 2
   CHECK(target.rgb(2, 50) == 0u);         // V41–V0, the column x = 2: no flag
+  // On x + y = 102, V_k is at x = 100 − 98(k − 1)/40: the middle of V10–V11 (bit 10) lies
+  // near x = 76, of V35–V36 (bit 35) near x = 15. Each x-major pixel there is in the row
+  // floor(y + 0.5) of the line, y = 102 − x.
+  std::size_t early = 0, late = 0;
+  for (std::uint32_t x = 74; x <= 78; ++x) early += target.rgb(x, 102 - x) != 0;
+  for (std::uint32_t x = 13; x <= 17; ++x) late += target.rgb(x, 102 - x) != 0;
+  CHECK(early == 5);
+  CHECK(late == 0);
 }
 
 TEST_CASE("raster bad state: a line across the guard band lights the pixels of its path in each tile, both ways") {
   // The diagonal from (−10^6, −10^6) to (10^6, 10^6): x-major (|dx| = |dy|), one pixel
   // per column, in the row nearest the line, floor(y + 0.5) = x (tile.cpp's line rule).
-  // Each tile walks only its own columns of the two-million-pixel line.
+  // Each tile walks only its own columns of the two-million-pixel line; this checks the
+  // pixels of that clamped walk at the tiles' edges, not how long it takes.
   for (bool reversed : {false, true}) {
     CAPTURE(reversed);
     Target target;
@@ -190,5 +203,60 @@ TEST_CASE("raster bad state: a line across the guard band lights the pixels of i
       CAPTURE(i);
       CHECK(target.rgb(i, i) == 0xFFFFFFu);
     }
+  }
+}
+
+TEST_CASE("raster bad state: a clear or draw into a target without memory, or with a short pitch, is refused") {
+  // The pixel code writes whole rows of the target's format at data + y·pitch.
+  for (int fault = 0; fault < 2; ++fault) {
+    CAPTURE(fault);
+    Target target;
+    DrawState s = state_for(target);
+    if (fault == 0) s.color.data = nullptr;
+    else s.color.pitch = kSize * 4 - 1;  // a byte short of a row of X8R8G8B8
+    Renderer r(1);
+    ClearCommand clear;
+    clear.color = s.color;
+    clear.rect = s.clip;
+    clear.clear_color = true;
+    clear.color_raw = 0x00FF00FFu;
+    r.clear(clear);
+    r.draw(s, Topology::kTriangleList, 1, big_triangle(), {});
+    r.flush();
+    CHECK(r.stats().commands_rejected == 2);
+    CHECK(target.lit() == 0);
+  }
+}
+
+TEST_CASE("raster bad state: point sizes and limits of any value give a square inside the guard band") {
+  // POINTSIZE clamped to [POINTSIZE_MIN, _MAX], the minimum at least 1; a maximum below
+  // the minimum gives the minimum; a non-finite limit is no limit (dp2's rules, setup.cpp).
+  // A point at (64.5, 64.5) of size s covers the centres within s/2 of it.
+  struct Case {
+    float size, min, max;
+    std::size_t lit;
+  };
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const Case cases[] = {
+      {4, 1, 64, 16},        // 4×4
+      {1e30f, 1, inf, kSize * kSize},  // no maximum: the whole target
+      {1e30f, 1, 1e30f, kSize * kSize},
+      {4, 6, 2, 36},         // maximum below the minimum: 6×6
+      {4, nan, nan, 16},     // NaN limits: none
+      {nan, 1, 64, 1},       // a NaN size is 1
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.size);
+    CAPTURE(c.min);
+    CAPTURE(c.max);
+    Target target;
+    DrawState s = state_for(target);
+    s.point_size = c.size;
+    s.point_size_min = c.min;
+    s.point_size_max = c.max;
+    Renderer r(1);
+    r.draw(s, Topology::kPointList, 1, std::vector<Vertex>{at(64.5f, 64.5f)}, {});
+    r.flush();
+    CHECK(target.lit() == c.lit);
   }
 }

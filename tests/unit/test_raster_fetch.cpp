@@ -223,17 +223,23 @@ TEST_CASE("raster fetch: the texture coordinate sets a fetch leaves alone read z
   // are 0. Stage 0 samples set 1 of a 2×1 texture, point filtered: u = 0.75 reads texel
   // floor(0.75·2) = 1 (green), u = 0 texel 0 (red). The first draw's vertices carry set 1
   // = (0.75, 0.25); the second's fetch writes set 0 only (also 0.75, so reading it by
-  // mistake shows too), and both draws go through the same chunk's vertex batch before
-  // the flush: the second must read set 1 as (0, 0), not what the first left there.
+  // mistake shows too), and both draws go through the same chunk's vertex batch, in one
+  // scene or across a flush (the chunk and its batch are kept): the second must read
+  // set 1 as (0, 0), not what the first left there. On the block kernels and the scalar
+  // pipeline alike.
   RedGreen texture;
   std::vector<std::byte> color;
-  DrawState s = sampling_set_1(color, texture.view);
-  s.texcoord_sets = 0b10;
   const std::vector<Vertex> left = band(0, kSize / 2, 0.75f, 0.25f), right = band(kSize / 2, kSize, 0.75f, 0.25f);
-  for (int threads : {1, 2}) {
-    CAPTURE(threads);
-    Renderer r(static_cast<unsigned>(threads));
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool flush_between = variant & 1, generic = variant & 2;
+    CAPTURE(flush_between);
+    CAPTURE(generic);
+    DrawState s = sampling_set_1(color, texture.view);  // a cleared target each time
+    s.texcoord_sets = 0b10;
+    Renderer r(1);
+    r.set_generic_kernels(generic);
     r.draw(s, Topology::kTriangleList, 2, left, {});
+    if (flush_between) r.flush();
     r.draw(s, Topology::kTriangleList, 2, VertexFetch{&right, fetch_first_set, 6, 1}, {}, {});
     r.flush();
     auto pixel = [&](std::size_t x, std::size_t y) {
@@ -250,16 +256,20 @@ TEST_CASE("raster fetch: a stage sampling a set the state does not interpolate r
   // DrawState::texcoord_sets names the sets interpolated; the others read 0 (Fragment's
   // coordinates start at 0 and only those sets are written). A state that samples set 1
   // without naming it (the device never makes one; a direct caller can) reads u = 0:
-  // texel 0 (red) of the 2×1 texture, where set 1's u = 0.75 would read texel 1. Each
-  // kernel path gives that; the block kernels once crashed on it, reading planes setup
-  // had not made.
+  // texel 0 (red) of the 2×1 texture, where set 1's u = 0.75 would read texel 1. The
+  // block kernels and the scalar pipeline give that; the block kernels once crashed on
+  // it, reading planes setup had not made.
   RedGreen texture;
   std::vector<std::byte> color;
-  DrawState s = sampling_set_1(color, texture.view);
-  for (std::uint8_t named : {std::uint8_t{0}, std::uint8_t{0b01}}) {
+  for (int variant = 0; variant < 4; ++variant) {
+    const std::uint8_t named = variant & 1 ? 0b01 : 0;
+    const bool generic = variant & 2;
     CAPTURE(static_cast<int>(named));
+    CAPTURE(generic);
+    DrawState s = sampling_set_1(color, texture.view);  // a cleared target each time
     s.texcoord_sets = named;
     Renderer r(1);
+    r.set_generic_kernels(generic);
     r.draw(s, Topology::kTriangleList, 2, band(0, kSize, 0.75f, 0.25f), {});
     r.flush();
     std::uint32_t p;

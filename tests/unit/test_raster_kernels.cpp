@@ -9,6 +9,7 @@
 
 #include "dp2raster/formats.h"
 #include "dp2raster/renderer.h"
+#include "support/raster_state.h"
 
 using namespace dp2::raster;
 
@@ -54,11 +55,7 @@ std::uint64_t render(Target& t, bool generic, int features) {
     s.fog_end = 1.0f;
     s.fog_color = {0.2f, 0.9f, 0.1f, 1.0f};
   }
-  s.stage_count = 1;
-  s.stages[0].color_op = TextureOp::kSelectArg1;
-  s.stages[0].alpha_op = TextureOp::kSelectArg1;
-  s.stages[0].color_arg = {kArgCurrent, kArgDiffuse, kArgCurrent};
-  s.stages[0].alpha_arg = {kArgCurrent, kArgDiffuse, kArgCurrent};
+  dp2::test::select_only(s, kArgDiffuse);
   Vertex v[6];
   const float xy[6][2] = {{2, 3}, {45, 10}, {9, 44}, {40, 40}, {4, 20}, {30, 2}};
   for (int i = 0; i < 6; ++i) {

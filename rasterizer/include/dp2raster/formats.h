@@ -41,6 +41,13 @@ const FormatInfo& format_info(Format f) noexcept;
 // of blocks: ceil(width / 4) × block_bytes per row, ceil(height / 4) rows). Saturates at
 // UINT32_MAX (the caller checks sizes against kMaxSurfaceDimension first).
 std::uint32_t format_pitch(Format f, std::uint32_t width) noexcept;
+// The bytes a row of `width` pixels (of 4×4 blocks for DXTn) occupies, without the DWORD
+// padding format_pitch adds: the least pitch an image of that format can have.
+std::uint64_t format_row_bytes(Format f, std::uint32_t width) noexcept;
+
+// Level `level` of a texture as its texels are read: in the texture's format, whatever
+// the level's own format field says.
+ImageView texel_image(const TextureView& texture, std::uint32_t level) noexcept;
 std::uint64_t format_level_size(Format f, std::uint32_t width, std::uint32_t height) noexcept;
 
 // The raw bits of the texel or pixel at (x, y), little-endian, unaligned-safe (for DXTn:

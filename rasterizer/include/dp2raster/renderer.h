@@ -36,8 +36,9 @@ struct RendererStats {
   std::uint64_t triangles_binned = 0;
   std::uint64_t triangles_culled = 0;       // back-facing or zero area
   std::uint64_t primitives_rejected = 0;    // NaN / infinite / beyond the guard band
-  // Draws whose state the renderer cannot honour, drawn as nothing (Renderer::draw).
-  std::uint64_t draws_rejected = 0;
+  // Draws and clears the renderer refused, their state unsafe to honour (Renderer::draw
+  // and ::clear say which).
+  std::uint64_t commands_rejected = 0;
   std::uint64_t pixels_shaded = 0;
   std::uint64_t tiles_rasterized = 0;
   std::uint64_t kernel_triangles[kKernelKeyCount] = {};  // triangles set up per kernel key
@@ -45,7 +46,10 @@ struct RendererStats {
 
 struct ClearCommand {
   ImageView color, depth;
-  Rect rect;  // already clipped to the targets; one past kMaxSurfaceDimension clears nothing
+  // Already clipped to the targets. A rect that is negative or reaches past
+  // kMaxSurfaceDimension, or a target with a format and pixels but no memory or a pitch
+  // shorter than a row, clears nothing (RendererStats::commands_rejected).
+  Rect rect;
   bool clear_color = false, clear_depth = false, clear_stencil = false;
   std::uint32_t color_raw = 0;  // in the target's format
   std::uint32_t depth_value = 0, stencil_value = 0;
@@ -96,9 +100,10 @@ class Renderer {
   // vertices are converted in parallel and never all at once. The caller guarantees
   // every index is below vertices.count and, without indices, that the vertices cover
   // every primitive (a draw that does not is dropped). A state with stage_count past
-  // kMaxTextureStages, a clip past kMaxSurfaceDimension, or a surface whose pitch is
-  // shorter than a row of its format (a texture's levels: of the texture's format) draws
-  // nothing and is counted in RendererStats::draws_rejected.
+  // kMaxTextureStages, a clip that is negative or reaches past kMaxSurfaceDimension, a
+  // target with a format and pixels but no memory, or a surface whose pitch is shorter
+  // than a row of its format (a texture's levels: of the texture's format) draws nothing
+  // and is counted in RendererStats::commands_rejected.
   void draw(const DrawState& state, Topology topology, std::uint32_t primitive_count, const VertexFetch& vertices,
             std::span<const std::uint32_t> indices, std::span<const std::uint32_t> edge_flags = {});
   // The same, from vertices already converted.
