@@ -165,10 +165,12 @@ struct Chunk {
   std::int32_t tiles_x = 0, tiles_y = 0;
   RendererStats stats;  // this chunk's setup counters; the scene sums them at flush
   // The batch of vertices setup fetched last (setup.cpp). Its capacity outlives a batch,
-  // and so do its zeroed texture coordinate sets: from batch_zero_sets on, every vertex's
-  // are zero, as VertexFetch requires of the sets it does not write. reset() leaves both.
+  // and so do its texture coordinate sets: vertex i's are zero from batch_sets[i] on, as
+  // VertexFetch requires of the sets it does not write; batch_sets_most is at least the
+  // largest batch_sets[i]. reset() leaves all three.
   std::vector<Vertex> vertex_batch;
-  std::uint32_t batch_zero_sets = 0;
+  std::vector<std::uint8_t> batch_sets;
+  std::uint8_t batch_sets_most = 0;
   // Scratch of close(), which moves `triangles` and their `planes` into tile order
   // (scene.cpp). The planes' copy keeps its capacity like the rest: with it a chunk holds
   // its planes twice at their peak: 24 bytes a triangle per sampled texture coordinate set

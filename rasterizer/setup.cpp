@@ -460,25 +460,39 @@ void set_up_batch(Chunk& chunk, const DrawJob& job, std::size_t first, std::size
   }
 }
 
+// The fetch writes vertices [0, length) of the batch but leaves their texture coordinate
+// sets from `sets` on alone (VertexFetch::sets), which must then be zero: clear the ones
+// an earlier fetch wrote there. Vertex by vertex, so a small draw after a larger one
+// clears only its own vertices.
+void clear_unfetched_sets(Chunk& chunk, std::size_t length, std::uint8_t sets) {
+  std::uint8_t* const written = chunk.batch_sets.data();
+  // Vertex by vertex only when some fetch wrote more sets than this one (never in W4).
+  if (chunk.batch_sets_most > sets) {
+    for (std::size_t i = 0; i < length; ++i) {
+      auto& tex = chunk.vertex_batch[i].tex;
+      if (written[i] > sets) std::fill(tex.begin() + sets, tex.begin() + written[i], std::array<float, 4>{});
+    }
+  }
+  std::fill_n(written, length, sets);  // once fetched: [0, sets) written, the rest zero
+  chunk.batch_sets_most = std::max(chunk.batch_sets_most, sets);
+}
+
 // Sets up primitives [first, last) of the draw into `chunk`, fetching their vertices a
 // batch at a time. Any thread: reads only the job and writes only the chunk.
 void set_up_range(Chunk& chunk, const DrawJob& job, std::size_t first, std::size_t last) {
   chunk.draws.push_back({job.state, job.kernel, job.fast});
   Vertex centre;
   if (job.topology == Topology::kTriangleFan) fetch_stream(job, 0, 1, &centre);
-  if (chunk.vertex_batch.size() < kBatchVertices) chunk.vertex_batch.resize(kBatchVertices);  // new ones zero
-  // This draw's fetch leaves the sets from `sets` on alone: clear what an earlier draw's
-  // fetch wrote there, once per draw and chunk.
-  const std::uint32_t sets = std::min(job.vertices.sets, kMaxTextureCoordSets);
-  if (chunk.batch_zero_sets > sets) {
-    for (Vertex& v : chunk.vertex_batch)
-      std::fill(v.tex.begin() + sets, v.tex.begin() + chunk.batch_zero_sets, std::array<float, 4>{});
+  if (chunk.vertex_batch.size() < kBatchVertices) {
+    chunk.vertex_batch.resize(kBatchVertices);  // new ones zero
+    chunk.batch_sets.resize(kBatchVertices);
   }
-  chunk.batch_zero_sets = sets;
+  const auto sets = static_cast<std::uint8_t>(std::min(job.vertices.sets, kMaxTextureCoordSets));
   for (std::size_t b = first; b < last; b += kBatchPrimitives) {
     const std::size_t e = std::min(b + kBatchPrimitives, last);
     const StreamRange r = stream_range(job.topology, b, e);
     const auto begin = static_cast<std::size_t>(r.begin), length = static_cast<std::size_t>(r.end - r.begin);  // one batch
+    clear_unfetched_sets(chunk, length, sets);
     fetch_stream(job, begin, length, chunk.vertex_batch.data());
     set_up_batch(chunk, job, b, e, begin, chunk.vertex_batch.data(), centre);
   }
