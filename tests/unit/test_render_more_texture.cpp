@@ -415,3 +415,43 @@ TEST_CASE("render more legacy: TEXTUREHANDLE + TEXTUREMAPBLEND MODULATE / DECAL 
     CHECK(channels_near(got, want));
   }
 }
+
+// ---- texture coordinate sets the FVF lacks ---------------------------------------------------
+
+TEST_CASE("render more texcoords: a stage reading a set its FVF lacks reads 0, after a draw whose FVF had it") {
+  // dp2's rule: a texture coordinate set the vertices lack reads (0, 0) (vertex/fetch.cpp;
+  // the device's fetch tells the rasterizer how many sets it writes, VertexFetch::sets,
+  // and the rasterizer keeps the rest zero in its reused vertex batch). Stage 0 samples a
+  // 2×1 texture (red, green; point) through TEXCOORDINDEX 1. The first call's TEX2
+  // vertices carry set 1 = (0.75, 0.25): texel floor(0.75·2) = 1, green, over the left
+  // half. The second call's TEX1 vertices lack set 1 (their set 0 is 0.75 too, so reading
+  // it by mistake shows): texel 0, red, over the right half.
+  Scene sc(8, 2);
+  sc.texture(kTex, 2, 1, {0xFFFF0000u, 0xFF00FF00u});
+  auto stage = [](StreamWriter& w) {
+    texture_only(w, kTex).render_state(D3DRS_CULLMODE, D3DCULL_NONE).texture_stage_state(0, D3DTSS_TEXCOORDINDEX, 1);
+  };
+  {
+    StreamWriter w;
+    w.clear(D3DCLEAR_TARGET, 0, 1.0f, 0);
+    stage(w);
+    VertexWriter v(D3DFVF_XYZRHW | D3DFVF_DIFFUSE | D3DFVF_TEX2);
+    const float xs[6] = {0, 4, 0, 4, 4, 0}, ys[6] = {0, 0, 2, 0, 2, 2};
+    for (int i = 0; i < 6; ++i)
+      v.f(xs[i]).f(ys[i]).f(0.5f).f(1.0f).dword(0xFFFFFFFFu).f(0).f(0).f(0.75f).f(0.25f).end_vertex();
+    w.triangle_list(0, 2);
+    sc.run(w, v);
+  }
+  {
+    StreamWriter w;
+    stage(w);
+    VertexWriter v(kFvfT);
+    tquad(v, 4, 0, 8, 2, 0.75f, 0.25f, 0.75f, 0.25f);
+    w.triangle_list(0, 2);
+    sc.run(w, v);
+  }
+  for (std::uint32_t x = 0; x < 8; ++x) {
+    CAPTURE(x);
+    CHECK(sc.rgb(x, 1) == (x < 4 ? 0x00FF00u : 0xFF0000u));
+  }
+}
