@@ -210,9 +210,11 @@ struct Renderer::Scene {
   bool generic_kernels = false;
   Isa isa = Isa::kAuto;
   // The block kernels' view of each draw state seen since the last flush (span.h), and
-  // the last state looked up, since consecutive draws usually share one.
+  // the last state looked up, since consecutive draws usually share one: whether it can
+  // be drawn (setup.cpp: drawable), its kernel key and view.
   std::deque<FastDraw> fast_draws;
   const DrawState* fast_state = nullptr;
+  bool fast_state_drawable = false;
   const FastDraw* fast_draw = nullptr;
   std::size_t fast_key = kKernelGeneric;
   // chunks[0, used) hold this scene, in submission order; `open` is the one the calling

@@ -546,24 +546,31 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
   const DefaultFloatEnvironment fp;  // setup, and a flush past the budget, on this thread
   Scene& scene = *scene_;
   if (state.clip.empty() || primitive_count == 0) return;
-  if (!drawable(state)) {
-    ++scene.stats.commands_rejected;
-    return;
-  }
   // A stream longer than the vertices (or indices) that feed it draws nothing.
   const std::uint64_t stream = stream_range(topology, 0, primitive_count).end;
   const std::uint64_t available = indices.empty() ? vertices.count : indices.size();
   if (vertices.fetch == nullptr || available < stream) return;
-  // Everything per draw is decided here, on the calling thread: the fragment kernel and
-  // the SIMD block kernel (looked up once per draw state).
-  const FragmentKernel kernel = scene.generic_kernels ? shade_fragment : choose_fragment_kernel(state);
+  // Once per draw state, on the calling thread: whether it can be drawn at all, and the
+  // SIMD block kernel (nothing else may read a state drawable() refuses).
   if (scene.fast_state != &state) {
-    FastDraw& fast = scene.fast_draws.emplace_back();
-    scene.fast_key = scene.generic_kernels ? kKernelGeneric : prepare_fast_draw(state, fast);
-    if (scene.fast_key != kKernelGeneric) fast.kernel = block_kernels(scene.isa)[scene.fast_key];
     scene.fast_state = &state;
-    scene.fast_draw = scene.fast_key != kKernelGeneric ? &fast : nullptr;
+    scene.fast_state_drawable = drawable(state);
+    scene.fast_key = kKernelGeneric;
+    scene.fast_draw = nullptr;
+    if (scene.fast_state_drawable && !scene.generic_kernels) {
+      FastDraw& fast = scene.fast_draws.emplace_back();
+      scene.fast_key = prepare_fast_draw(state, fast);
+      if (scene.fast_key != kKernelGeneric) {
+        fast.kernel = block_kernels(scene.isa)[scene.fast_key];
+        scene.fast_draw = &fast;
+      }
+    }
   }
+  if (!scene.fast_state_drawable) {
+    ++scene.stats.commands_rejected;
+    return;
+  }
+  const FragmentKernel kernel = scene.generic_kernels ? shade_fragment : choose_fragment_kernel(state);
   // Every primitive's bounds lie inside the clip rectangle: the grid is final before any
   // worker bins.
   scene.ensure_grid(state.clip.right, state.clip.bottom);

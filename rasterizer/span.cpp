@@ -183,7 +183,9 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
     // sets the state interpolates (DrawState::texcoord_sets). A stage sampling a set
     // outside them (no device state does; a direct caller can) reads it as 0 on the
     // generic path, as the scalar pipeline does.
-    if (st.texture != nullptr && ((sampled_texcoord_sets(s) >> (st.texcoord_set & 7u)) & 1u) == 0) return kKernelGeneric;
+    const std::uint8_t sets = sampled_texcoord_sets(s);
+    const std::uint32_t set = st.texcoord_set & 7u;
+    if (st.texture != nullptr && ((sets >> set) & 1u) == 0) return kKernelGeneric;
     // A stage that selects CURRENT or DIFFUSE for colour and alpha (or disables alpha)
     // leaves the pixel as it was: SELECTARG clamps, and the pipeline clamps again after
     // the stages, so dropping it changes no bit and spares the kernel the stage — unless
@@ -203,8 +205,6 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
     out.alpha_arg2 = st.alpha_arg[2] == kArgCurrent ? kArgDiffuse : st.alpha_arg[2];
     out.tfactor = s.texture_factor;
     // The u plane of the stage's set: sets are stored in ascending order, u then v.
-    const std::uint8_t sets = sampled_texcoord_sets(s);
-    const std::uint32_t set = st.texcoord_set & 7u;
     out.texcoord_plane = static_cast<std::uint8_t>(2 * __builtin_popcount(sets & ((1u << set) - 1u)));
   }
 
