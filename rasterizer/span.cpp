@@ -221,6 +221,14 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
   out.lean = !out.alpha_test && !out.specular && out.fog == FastDraw::Fog::kNone && out.depth_bias == 0 &&
              out.z_clamp_plain;
   out.need_alpha = s.blend || out.alpha_test || out.color_alpha;
+  const auto texture_times_diffuse = [](TextureOp op, std::uint8_t a1, std::uint8_t a2) {
+    return op == TextureOp::kModulate &&
+           ((a1 == kArgTexture && a2 == kArgDiffuse) || (a1 == kArgDiffuse && a2 == kArgTexture));
+  };
+  out.modulate = out.stage && out.texels != nullptr && out.need_alpha == s.blend &&
+                 texture_times_diffuse(out.color_op, out.color_arg1, out.color_arg2) &&
+                 (!out.need_alpha || out.alpha_op == TextureOp::kDisable ||
+                  texture_times_diffuse(out.alpha_op, out.alpha_arg1, out.alpha_arg2));
   return (depth ? 1u : 0u) | (out.stage ? 2u : 0u) | (s.blend ? 4u : 0u);
 }
 

@@ -481,8 +481,8 @@ DP2_INLINE bool lean(const FastDraw& d, const TrianglePrim& t) { return d.lean &
 
 // A triangle's blocks in one tile: the scalar pipeline's shade<>() on eight pixels at a
 // time. kLean: lean(d, t) holds. k16: the colour or depth target may be 16-bit (without
-// it, the 32-bit copies carry none of those tests).
-template <bool kDepth, bool kTexture, bool kBlend, bool kLean, bool k16>
+// it, the 32-bit copies carry none of those tests). kModulate: FastDraw::modulate holds.
+template <bool kDepth, bool kTexture, bool kBlend, bool kLean, bool k16, bool kModulate = false>
 void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_planes, const BlockGrid& g,
                 TileCounters& counters) {
   const I8 lane_x = load_i(kLaneX), lane_y = load_i(kLaneY), lane_bit = load_i(kLaneBit);
@@ -502,11 +502,11 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   const bool perspective = !kLean && t.perspective;
   const std::uint8_t flat_mask = t.flat_mask;
   // A stage without a texture has no coordinate planes (setup stores sampled sets only).
-  const bool sampled = kTexture && d.texels != nullptr;
+  const bool sampled = kTexture && (kModulate || d.texels != nullptr);
   const Texturing tex = sampled ? texturing(d) : Texturing{};
   // Alpha reaches the pixel only through the alpha test, blending or an ARGB target;
   // otherwise it is not computed at all (and setup gave it no plane).
-  const bool need_alpha = kBlend || d.need_alpha;
+  const bool need_alpha = kBlend || (!kModulate && d.need_alpha);
   // COLORWRITEENABLE lets every bit through: a fully passing block needs no old colour.
   const bool write_all = d.write_all;
   const bool color16 = k16 && d.color16, depth16 = k16 && d.depth16, dither_on = k16 && d.dither;
@@ -625,15 +625,24 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
             texel = need_alpha ? (in_range ? sample<true, true>(d, tex, tu, tv) : sample<true, false>(d, tex, tu, tv))
                                : (in_range ? sample<false, true>(d, tex, tu, tv) : sample<false, false>(d, tex, tu, tv));
           }
-          const Color8 c1 = argument(color_arg1, diffuse, texel, tfactor);
-          const Color8 c2 = argument(color_arg2, diffuse, texel, tfactor);
-          color.r = op(color_op, c1.r, c2.r);
-          color.g = op(color_op, c1.g, c2.g);
-          color.b = op(color_op, c1.b, c2.b);
-          // ALPHAOP DISABLE passes the current (diffuse) alpha through.
-          if (need_alpha && !alpha_op_disabled)
-            color.a = op(alpha_op, argument(alpha_arg1, diffuse, texel, tfactor).a,
-                         argument(alpha_arg2, diffuse, texel, tfactor).a);
+          if constexpr (kModulate) {
+            // op(kModulate, texture, diffuse) with the switches resolved; a product is the
+            // same float in either order, so the arguments' order does not matter.
+            color.r = clamp01(texel.r * diffuse.r);
+            color.g = clamp01(texel.g * diffuse.g);
+            color.b = clamp01(texel.b * diffuse.b);
+            if (need_alpha && !alpha_op_disabled) color.a = clamp01(texel.a * diffuse.a);
+          } else {
+            const Color8 c1 = argument(color_arg1, diffuse, texel, tfactor);
+            const Color8 c2 = argument(color_arg2, diffuse, texel, tfactor);
+            color.r = op(color_op, c1.r, c2.r);
+            color.g = op(color_op, c1.g, c2.g);
+            color.b = op(color_op, c1.b, c2.b);
+            // ALPHAOP DISABLE passes the current (diffuse) alpha through.
+            if (need_alpha && !alpha_op_disabled)
+              color.a = op(alpha_op, argument(alpha_arg1, diffuse, texel, tfactor).a,
+                           argument(alpha_arg2, diffuse, texel, tfactor).a);
+          }
         }
         if (specular) {
           color.r = min_std_one(color.r + channel(4));
@@ -697,6 +706,11 @@ void shade_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   constexpr bool kSplit16 = DP2_SIMD_TARGET == 2 || DP2_SIMD_TARGET == 3;
   if constexpr (kSplit16) {
     if (!d.color16 && !d.depth16) {
+      // The usual textured stage has its own lean copy (W2, W3, W5): the others switch on
+      // op and arguments per block.
+      if constexpr (kTexture)
+        if (d.modulate && lean(d, t))
+          return block_grid<kDepth, kTexture, kBlend, true, false, true>(d, t, tri_planes, g, counters);
       if (lean(d, t)) return block_grid<kDepth, kTexture, kBlend, true, false>(d, t, tri_planes, g, counters);
       return block_grid<kDepth, kTexture, kBlend, false, false>(d, t, tri_planes, g, counters);
     }

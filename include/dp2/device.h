@@ -135,7 +135,8 @@ struct Diagnostics {
   std::uint64_t draws_recorded = 0;
   std::uint64_t zero_count_primitives = 0;
   std::uint64_t draws_skipped = 0;       // a draw the back end could not render (no target, a
-                                         // vertex format it cannot fetch yet)
+                                         // vertex format it cannot fetch yet, a state the
+                                         // rasterizer refused)
   std::uint64_t missing_textures = 0;    // a stage named a handle that is not a texture
   std::uint64_t state_values_out_of_range = 0;  // an enum state outside its values: default used
   std::uint64_t buffers_executed = 0;    // command buffers the GPU worker ran

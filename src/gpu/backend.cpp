@@ -353,6 +353,9 @@ void Backend::execute(std::span<const std::byte> commands, memory::VideoMemory& 
   renderer_->flush();
   const raster::RendererStats& after = renderer_->stats();
   counters.primitives_rejected.fetch_add(after.primitives_rejected - before.primitives_rejected, std::memory_order_relaxed);
+  // Validation refuses what the rasterizer would (pitch, size, stage count), so this
+  // stays 0 unless the two disagree; then the refused draw or clear is still counted.
+  counters.draws_skipped.fetch_add(after.commands_rejected - before.commands_rejected, std::memory_order_relaxed);
   for (std::size_t k = 0; k < raster::kKernelKeyCount; ++k)
     counters.kernel_triangles[k].fetch_add(after.kernel_triangles[k] - before.kernel_triangles[k],
                                            std::memory_order_relaxed);

@@ -23,7 +23,8 @@ namespace dp2::gpu {
 
 // Counters the worker writes and any thread may read.
 struct BackendCounters {
-  std::atomic<std::uint64_t> draws_skipped{0};       // no target, or a vertex format not fetched yet
+  std::atomic<std::uint64_t> draws_skipped{0};       // no target, a vertex format not fetched yet, or a
+                                                     // draw or clear the rasterizer refused
   std::atomic<std::uint64_t> missing_textures{0};    // a stage's surface did not resolve or cannot be sampled
   std::atomic<std::uint64_t> state_values_out_of_range{0};
   std::atomic<std::uint64_t> primitives_rejected{0};

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ddi/reader.h"
+#include "dp2raster/limits.h"
 #include "state/pipeline_key.h"
 #include "vertex/tnl_state.h"
 
@@ -14,8 +15,8 @@ namespace {
 using ddi::checked_add;
 using ddi::checked_mul;
 
-// Largest surface a SURFACE record may describe (the rasterizer's own limit).
-constexpr std::uint32_t kMaxDimension = 16384;
+// Largest surface a SURFACE record may describe: the rasterizer's own limit.
+constexpr std::uint32_t kMaxDimension = raster::kMaxSurfaceDimension;
 constexpr std::uint32_t kMaxLevels = 16;
 constexpr std::uint32_t kTopologyCount = 6;
 

@@ -30,6 +30,7 @@
 
 #include "dp2raster/formats.h"
 #include "dp2raster/renderer.h"
+#include "span.h"
 #include "support/float_env.h"
 
 using namespace dp2::raster;
@@ -309,6 +310,113 @@ TEST_CASE("raster simd: every instruction set gives the scalar pipeline's bytes"
   CHECK(simd16_triangles > 0);
   CHECK(dithered_triangles > 0);
   CHECK(d16_triangles > 0);
+}
+
+TEST_CASE("raster simd: the kernels' MODULATE(texture, diffuse) copy gives the scalar pipeline's bytes") {
+  // span.h: FastDraw::modulate. Every order of the two arguments (CURRENT is the diffuse
+  // colour at stage 0), each alpha form, with and without blending, on a target with and
+  // without alpha, lean and not (the alpha test), under random geometry, filters, mips,
+  // address modes and projection: the states that take the copy and their neighbours
+  // that do not.
+  std::mt19937 rng(77);
+  const std::uint8_t orders[4][2] = {
+      {kArgTexture, kArgDiffuse}, {kArgDiffuse, kArgTexture}, {kArgTexture, kArgCurrent}, {kArgCurrent, kArgTexture}};
+  const TextureOp alpha_ops[4] = {TextureOp::kModulate, TextureOp::kModulate, TextureOp::kDisable,
+                                  TextureOp::kSelectArg1};
+  std::uint64_t simd_triangles = 0;
+  for (int order = 0; order < 4; ++order)
+    for (int alpha = 0; alpha < 4; ++alpha)
+      for (int variant = 0; variant < 8; ++variant) {
+        CAPTURE(order);
+        CAPTURE(alpha);
+        CAPTURE(variant);
+        Config c;
+        c.depth = Format::kD24S8;
+        c.min_z = 0.0f;
+        c.max_z = 1.0f;
+        c.stage = c.textured = true;
+        c.color_op = TextureOp::kModulate;
+        c.color_args[0] = orders[order][0];
+        c.color_args[1] = orders[order][1];
+        c.alpha_op = alpha_ops[alpha];
+        c.alpha_args[0] = orders[alpha == 1 ? 1 : 0][0];
+        c.alpha_args[1] = orders[alpha == 1 ? 1 : 0][1];
+        c.color = variant & 1 ? Format::kA8R8G8B8 : Format::kX8R8G8B8;
+        c.blend = (variant & 2) != 0;
+        c.alpha_test = (variant & 4) != 0;
+        c.perspective = rng() % 2 != 0;
+        c.linear = rng() % 2 != 0;
+        c.mag = c.min = c.linear ? Filter::kLinear : Filter::kPoint;
+        c.mip = rng() % 2 ? Filter::kNone : Filter::kLinear;
+        c.levels = c.mip == Filter::kNone ? 1 : 4;
+        c.tex_w = 16;
+        c.tex_h = 64;
+        c.address_u = rng() % 2 ? Address::kWrap : Address::kClamp;
+        c.address_v = rng() % 2 ? Address::kWrap : Address::kClamp;
+        const std::vector<Vertex> v = random_triangles(rng, c, 12);
+        Images reference;
+        render(c, v, true, Isa::kScalar, reference);
+        for (const Isa isa : runnable_isas()) {
+          const std::string isa_text = isa_name(isa);
+          CAPTURE(isa_text);
+          Images out;
+          const RendererStats stats = render(c, v, false, isa, out);
+          CHECK(out.color == reference.color);
+          CHECK(out.depth == reference.depth);
+          simd_triangles += stats.triangles_binned - stats.kernel_triangles[kKernelKeyCount - 1];
+        }
+      }
+  CHECK(simd_triangles > 0);
+}
+
+TEST_CASE("raster simd: which states take the kernels' MODULATE(texture, diffuse) copy") {
+  // The rule of FastDraw::modulate (span.h): colour MODULATE of the texture and the
+  // diffuse colour in either order; alpha the same, DISABLE, or not needed; alpha needed
+  // only for blending; a texture bound.
+  std::uint32_t texel = 0xFF808080u;
+  TextureView texture;
+  texture.format = Format::kA8R8G8B8;
+  texture.levels = 1;
+  texture.level[0] = {Format::kA8R8G8B8, 1, 1, 4, reinterpret_cast<std::byte*>(&texel)};
+  std::uint32_t pixel = 0;
+  auto modulate = [&](auto&& change) {
+    DrawState s;
+    s.color = {Format::kX8R8G8B8, 1, 1, 4, reinterpret_cast<std::byte*>(&pixel)};
+    s.clip = {0, 0, 1, 1};
+    s.stage_count = 1;
+    s.texcoord_sets = 1;
+    StageState& st = s.stages[0];
+    st.texture = &texture;
+    st.color_op = st.alpha_op = TextureOp::kModulate;
+    st.color_arg = st.alpha_arg = {kArgCurrent, kArgTexture, kArgDiffuse};
+    change(s, st);
+    FastDraw d;
+    REQUIRE(prepare_fast_draw(s, d) != kKernelGeneric);
+    return d.modulate;
+  };
+  CHECK(modulate([](DrawState&, StageState&) {}));
+  CHECK(modulate([](DrawState&, StageState& st) { st.color_arg = {kArgCurrent, kArgCurrent, kArgTexture}; }));
+  // Alpha is not needed on X8R8G8B8 without blending or an alpha test: its op is free.
+  CHECK(modulate([](DrawState&, StageState& st) { st.alpha_op = TextureOp::kAdd; }));
+  CHECK_FALSE(modulate([](DrawState&, StageState& st) { st.color_op = TextureOp::kModulate2x; }));
+  CHECK_FALSE(modulate([](DrawState&, StageState& st) { st.color_arg = {kArgCurrent, kArgTexture, kArgTFactor}; }));
+  CHECK_FALSE(modulate([](DrawState&, StageState& st) { st.texture = nullptr; }));
+  // A8R8G8B8 stores alpha: needed without blending, so not this copy.
+  CHECK_FALSE(modulate([&](DrawState& s, StageState&) { s.color.format = Format::kA8R8G8B8; }));
+  const auto blend = [](DrawState& s) {
+    s.blend = true;
+    s.src_blend = Blend::kSrcAlpha;
+    s.dst_blend = Blend::kInvSrcAlpha;
+  };
+  CHECK(modulate([&](DrawState& s, StageState&) { blend(s); }));
+  CHECK(modulate([&](DrawState& s, StageState& st) {
+    blend(s);
+    st.alpha_op = TextureOp::kDisable;
+  }));
+  CHECK_FALSE(modulate([&](DrawState& s, StageState& st) {
+    blend(s);
+    st.alpha_op = TextureOp::kSelectArg1;
+  }));
 }
 
 TEST_CASE("raster simd: texture coordinates past the sampler's clamp, on affine triangles, as the scalar pipeline") {
