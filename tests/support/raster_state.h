@@ -1,6 +1,7 @@
 // Small pieces of DrawState shared by the rasterizer-level tests.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "dp2raster/pipeline.h"
@@ -15,6 +16,16 @@ inline void select_only(raster::DrawState& s, std::uint8_t arg) {
   st.color_op = st.alpha_op = raster::TextureOp::kSelectArg1;
   st.color_arg = {raster::kArgCurrent, arg, raster::kArgCurrent};
   st.alpha_arg = {raster::kArgCurrent, arg, raster::kArgCurrent};
+}
+
+// A 1×1 A8R8G8B8 texture over `texel`, one level; the level's own format field says
+// `level_format` (texels are read in the texture's format, formats.h: texel_image).
+inline raster::TextureView one_texel(std::uint32_t& texel, raster::Format level_format) {
+  raster::TextureView texture;
+  texture.format = raster::Format::kA8R8G8B8;
+  texture.levels = 1;
+  texture.level[0] = {level_format, 1, 1, 4, reinterpret_cast<std::byte*>(&texel)};
+  return texture;
 }
 
 }  // namespace dp2::test

@@ -129,10 +129,7 @@ TEST_CASE("raster bad state: the colour key compares a texel's bits in the textu
   // diffuse white: the stage selects the texture, so the pixels are black. Read as L8
   // (1 byte, 0x30) the key would never match and the pixels would be 0x102030.
   std::uint32_t texel = 0xFF102030u;
-  TextureView texture;
-  texture.format = Format::kA8R8G8B8;
-  texture.levels = 1;
-  texture.level[0] = {Format::kL8, 1, 1, 4, reinterpret_cast<std::byte*>(&texel)};
+  TextureView texture = dp2::test::one_texel(texel, Format::kL8);
   texture.has_color_key = true;
   texture.color_key = 0xFF102030u;
   for (bool keyed : {true, false}) {

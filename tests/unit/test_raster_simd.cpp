@@ -32,6 +32,7 @@
 #include "dp2raster/renderer.h"
 #include "span.h"
 #include "support/float_env.h"
+#include "support/raster_state.h"
 
 using namespace dp2::raster;
 
@@ -250,6 +251,24 @@ std::vector<Isa> runnable_isas() {
   return out;
 }
 
+// Draws `v` under `c` through the scalar pipeline, then through each runnable target's
+// block kernels, and checks every target gives the scalar pipeline's colour and depth
+// bytes. Returns each target's counters, in runnable_isas() order.
+std::vector<RendererStats> check_against_scalar(const Config& c, const std::vector<Vertex>& v) {
+  Images reference;
+  render(c, v, true, Isa::kScalar, reference);
+  std::vector<RendererStats> all;
+  for (const Isa isa : runnable_isas()) {
+    const std::string isa_text = isa_name(isa);
+    CAPTURE(isa_text);
+    Images out;
+    all.push_back(render(c, v, false, isa, out));
+    CHECK(out.color == reference.color);
+    CHECK(out.depth == reference.depth);
+  }
+  return all;
+}
+
 }  // namespace
 
 TEST_CASE("raster simd: this build runs more than the scalar kernels") {
@@ -353,18 +372,8 @@ TEST_CASE("raster simd: the kernels' MODULATE(texture, diffuse) copy gives the s
         c.tex_h = 64;
         c.address_u = rng() % 2 ? Address::kWrap : Address::kClamp;
         c.address_v = rng() % 2 ? Address::kWrap : Address::kClamp;
-        const std::vector<Vertex> v = random_triangles(rng, c, 12);
-        Images reference;
-        render(c, v, true, Isa::kScalar, reference);
-        for (const Isa isa : runnable_isas()) {
-          const std::string isa_text = isa_name(isa);
-          CAPTURE(isa_text);
-          Images out;
-          const RendererStats stats = render(c, v, false, isa, out);
-          CHECK(out.color == reference.color);
-          CHECK(out.depth == reference.depth);
+        for (const RendererStats& stats : check_against_scalar(c, random_triangles(rng, c, 12)))
           simd_triangles += stats.triangles_binned - stats.kernel_triangles[kKernelKeyCount - 1];
-        }
       }
   CHECK(simd_triangles > 0);
 }
@@ -374,10 +383,7 @@ TEST_CASE("raster simd: which states take the kernels' MODULATE(texture, diffuse
   // diffuse colour in either order; alpha the same, DISABLE, or not needed; alpha needed
   // only for blending; a texture bound.
   std::uint32_t texel = 0xFF808080u;
-  TextureView texture;
-  texture.format = Format::kA8R8G8B8;
-  texture.levels = 1;
-  texture.level[0] = {Format::kA8R8G8B8, 1, 1, 4, reinterpret_cast<std::byte*>(&texel)};
+  const TextureView texture = dp2::test::one_texel(texel, Format::kA8R8G8B8);
   std::uint32_t pixel = 0;
   auto modulate = [&](auto&& change) {
     DrawState s;
@@ -448,16 +454,9 @@ TEST_CASE("raster simd: texture coordinates past the sampler's clamp, on affine 
       if ((i + static_cast<std::size_t>(round)) % 3 == 0) v[i].tex[1][0] = wild[(i + round) % std::size(wild)];
       if ((i + static_cast<std::size_t>(round)) % 5 == 0) v[i].tex[1][1] = wild[(i * 3 + round) % std::size(wild)];
     }
-    Images reference;
-    render(c, v, true, Isa::kScalar, reference);
-    for (const Isa isa : runnable_isas()) {
-      const std::string isa_text = isa_name(isa);
-      CAPTURE(isa_text);
-      Images out;
-      const RendererStats stats = render(c, v, false, isa, out);
+    for (const RendererStats& stats : check_against_scalar(c, v)) {
       CHECK(stats.triangles_binned > 0);
       CHECK(stats.kernel_triangles[kKernelKeyCount - 1] == 0);  // every triangle took a block kernel
-      CHECK(out.color == reference.color);
     }
   }
 }
