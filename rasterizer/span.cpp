@@ -225,7 +225,7 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
     return op == TextureOp::kModulate &&
            ((a1 == kArgTexture && a2 == kArgDiffuse) || (a1 == kArgDiffuse && a2 == kArgTexture));
   };
-  out.modulate = out.stage && out.texels != nullptr && out.need_alpha == s.blend &&
+  out.modulate = out.stage && out.texels != nullptr && out.need_alpha == s.blend && out.write_all &&
                  texture_times_diffuse(out.color_op, out.color_arg1, out.color_arg2) &&
                  (!out.need_alpha || out.alpha_op == TextureOp::kDisable ||
                   texture_times_diffuse(out.alpha_op, out.alpha_arg1, out.alpha_arg2));

@@ -86,9 +86,10 @@ struct FastDraw {
   std::uint8_t color_arg1 = 0, color_arg2 = 0, alpha_arg1 = 0, alpha_arg2 = 0;
   Color tfactor;
   // The stage is MODULATE of a bound texture and the diffuse colour (in either order),
-  // its alpha is the same, DISABLE or not needed, and alpha is needed only for blending:
-  // the lean 32-bit kernels have a copy with that stage written out and those flags
-  // constant, without a switch on op and arguments in every block.
+  // its alpha is the same, DISABLE or not needed, alpha is needed only for blending, and
+  // COLORWRITEENABLE writes every channel (write_all): the lean 32-bit kernels have a
+  // copy with that stage written out and those flags constant, without a switch on op and
+  // arguments in every block.
   bool modulate = false;
   // its texture: 32-bit ARGB, no colour key, WRAP on powers of two or CLAMP; its levels
   // addressed as texel offsets from `texels` (level 0's first texel)

@@ -494,7 +494,9 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   const std::int32_t width = d.width, height = d.height;
   const Compare depth_func = d.depth_func, alpha_func = d.alpha_func;
   const bool depth_write = d.depth_write, alpha_test = !kLean && d.alpha_test, specular = !kLean && d.specular;
-  const bool color_alpha = d.color_alpha, alpha_op_disabled = d.alpha_op == TextureOp::kDisable;
+  // FastDraw::modulate without blending: alpha is not needed, so the target stores none.
+  const bool color_alpha = !(kModulate && !kBlend) && d.color_alpha;
+  const bool alpha_op_disabled = d.alpha_op == TextureOp::kDisable;
   const TextureOp color_op = d.color_op, alpha_op = d.alpha_op;
   const std::uint8_t color_arg1 = d.color_arg1, color_arg2 = d.color_arg2;
   const std::uint8_t alpha_arg1 = d.alpha_arg1, alpha_arg2 = d.alpha_arg2;
@@ -508,7 +510,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   // otherwise it is not computed at all (and setup gave it no plane).
   const bool need_alpha = kBlend || (!kModulate && d.need_alpha);
   // COLORWRITEENABLE lets every bit through: a fully passing block needs no old colour.
-  const bool write_all = d.write_all;
+  const bool write_all = kModulate || d.write_all;  // FastDraw::modulate implies it
   const bool color16 = k16 && d.color16, depth16 = k16 && d.depth16, dither_on = k16 && d.dither;
   const FastDraw::Layout16 layout16 = d.layout16;  // a copy, for the same reason as the fields above
   const bool depth_bias_on = !kLean && d.depth_bias != 0;

@@ -381,7 +381,7 @@ TEST_CASE("raster simd: the kernels' MODULATE(texture, diffuse) copy gives the s
 TEST_CASE("raster simd: which states take the kernels' MODULATE(texture, diffuse) copy") {
   // The rule of FastDraw::modulate (span.h): colour MODULATE of the texture and the
   // diffuse colour in either order; alpha the same, DISABLE, or not needed; alpha needed
-  // only for blending; a texture bound.
+  // only for blending; a texture bound; every channel written.
   std::uint32_t texel = 0xFF808080u;
   const TextureView texture = dp2::test::one_texel(texel, Format::kA8R8G8B8);
   std::uint32_t pixel = 0;
@@ -407,6 +407,7 @@ TEST_CASE("raster simd: which states take the kernels' MODULATE(texture, diffuse
   CHECK_FALSE(modulate([](DrawState&, StageState& st) { st.color_op = TextureOp::kModulate2x; }));
   CHECK_FALSE(modulate([](DrawState&, StageState& st) { st.color_arg = {kArgCurrent, kArgTexture, kArgTFactor}; }));
   CHECK_FALSE(modulate([](DrawState&, StageState& st) { st.texture = nullptr; }));
+  CHECK_FALSE(modulate([](DrawState& s, StageState&) { s.color_write_mask = 0x7; }));  // COLORWRITEENABLE: no blue
   // A8R8G8B8 stores alpha: needed without blending, so not this copy.
   CHECK_FALSE(modulate([&](DrawState& s, StageState&) { s.color.format = Format::kA8R8G8B8; }));
   const auto blend = [](DrawState& s) {
