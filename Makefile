@@ -3,7 +3,7 @@
 #   make demo   install what is missing, configure, build, run the main example
 #   make test   install what is missing, build, run every test (release, then ASan+UBSan)
 #
-# Other targets: make deps | build | asan | tsan | notbb | aarch64 | bench [BENCH_ARGS=...] | fuzz | fuzz-capture [FUZZ_SECONDS=60] | clean
+# Other targets: make deps | build | asan | tsan | notbb | aarch64 | bench [BENCH_ARGS=...] | fuzz | fuzz-capture | fuzz-raster [FUZZ_SECONDS=60] | clean
 
 SHELL := /bin/bash
 JOBS ?= 2
@@ -15,7 +15,7 @@ DEB_PACKAGES := cmake g++ make pkg-config python3 libosmesa6-dev libglm-dev libt
 # And for `make aarch64`: the cross compiler and QEMU's user mode.
 DEB_PACKAGES_AARCH64 := g++-aarch64-linux-gnu qemu-user
 
-.PHONY: all deps build asan tsan notbb aarch64 demo test bench fuzz fuzz-capture clean
+.PHONY: all deps build asan tsan notbb aarch64 demo test bench fuzz fuzz-capture fuzz-raster clean
 
 all: build
 
@@ -102,6 +102,15 @@ fuzz-capture: deps
 	python3 tests/capture/write_capture.py build/fuzz/capture-seed/triangle.dp2c
 	./build/fuzz/tests/fuzz/dp2_fuzz_capture -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
 	  build/fuzz/capture-run build/fuzz/capture-seed
+
+# libFuzzer over the rasterizer's C++ API (dp2raster/renderer.h), seeded with the scenes
+# in tests/fuzz/raster-seeds/ (tests/fuzz/write_raster_seeds.py writes them).
+fuzz-raster: deps
+	cmake --preset fuzz
+	cmake --build --preset fuzz -j $(JOBS) --target dp2_fuzz_raster
+	rm -rf build/fuzz/raster-run && mkdir -p build/fuzz/raster-run
+	./build/fuzz/tests/fuzz/dp2_fuzz_raster -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
+	  build/fuzz/raster-run tests/fuzz/raster-seeds
 
 clean:
 	rm -rf build
