@@ -546,6 +546,13 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
   const DefaultFloatEnvironment fp;  // setup, and a flush past the budget, on this thread
   Scene& scene = *scene_;
   if (state.clip.empty() || primitive_count == 0) return;
+  // A topology outside the enum has no stream (stream_range gives it none), so the check
+  // below would pass any count and setup would walk every one of its primitives, drawing
+  // nothing: 2^32 of them held a chunk each and never flushed (dp2_fuzz_raster).
+  if (static_cast<unsigned>(topology) > static_cast<unsigned>(Topology::kTriangleFan)) {
+    ++scene.stats.commands_rejected;
+    return;
+  }
   // A stream longer than the vertices (or indices) that feed it draws nothing.
   const std::uint64_t stream = stream_range(topology, 0, primitive_count).end;
   const std::uint64_t available = indices.empty() ? vertices.count : indices.size();

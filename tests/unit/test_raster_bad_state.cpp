@@ -257,3 +257,31 @@ TEST_CASE("raster bad state: point sizes and limits of any value give a square i
     CHECK(target.lit() == c.lit);
   }
 }
+
+TEST_CASE("raster bad state: a topology outside Topology is refused, whatever its primitive count") {
+  // D3DPRIMITIVETYPE has no such value: the runtime fails such a call (D3DERR_INVALIDCALL)
+  // and nothing is drawn. renderer.h: the draw is refused and counted. Unrefused, it had
+  // no stream (stream_range gave it none), so any count passed the vertices-cover-the-
+  // primitives check and setup walked every primitive: with 2^32 − 1 of them, a chunk per
+  // 16384 that was never flushed (dp2_fuzz_raster: out of memory). A million walks
+  // quickly, drawing nothing, and was not counted.
+  const auto past_fan = static_cast<Topology>(static_cast<unsigned>(Topology::kTriangleFan) + 1);
+  for (const Topology topology : {past_fan, static_cast<Topology>(0xFF)}) {
+    CAPTURE(static_cast<unsigned>(topology));
+    Target target;
+    DrawState s = state_for(target);
+    Renderer r(1);
+    r.draw(s, topology, 1'000'000, big_triangle(), {});
+    r.flush();
+    CHECK(r.stats().commands_rejected == 1);
+    CHECK(target.lit() == 0);
+  }
+  // The last valid one still draws.
+  Target target;
+  DrawState s = state_for(target);
+  Renderer r(1);
+  r.draw(s, Topology::kTriangleFan, 1, big_triangle(), {});
+  r.flush();
+  CHECK(r.stats().commands_rejected == 0);
+  CHECK(target.lit() > 0);
+}

@@ -99,11 +99,11 @@ class Renderer {
   // their own small scratch, on whichever thread sets the chunk up: a large draw's
   // vertices are converted in parallel and never all at once. The caller guarantees
   // every index is below vertices.count and, without indices, that the vertices cover
-  // every primitive (a draw that does not is dropped). A state with stage_count past
-  // kMaxTextureStages, a clip that is negative or reaches past kMaxSurfaceDimension, a
-  // target with a format and pixels but no memory, or a surface whose pitch is shorter
-  // than a row of its format (a texture's levels: of the texture's format) draws nothing
-  // and is counted in RendererStats::commands_rejected.
+  // every primitive (a draw that does not is dropped). A topology outside Topology, a
+  // state with stage_count past kMaxTextureStages, a clip that is negative or reaches
+  // past kMaxSurfaceDimension, a target with a format and pixels but no memory, or a
+  // surface whose pitch is shorter than a row of its format (a texture's levels: of the
+  // texture's format) draws nothing and is counted in RendererStats::commands_rejected.
   void draw(const DrawState& state, Topology topology, std::uint32_t primitive_count, const VertexFetch& vertices,
             std::span<const std::uint32_t> indices, std::span<const std::uint32_t> edge_flags = {});
   // The same, from vertices already converted.
