@@ -285,3 +285,31 @@ TEST_CASE("raster bad state: a topology outside Topology is refused, whatever it
   CHECK(r.stats().commands_rejected == 0);
   CHECK(target.lit() > 0);
 }
+
+TEST_CASE("raster bad state: a NaN colour reads as 0 in the alpha test, on both kernel paths") {
+  // combiner.h: clamping maps NaN to 0 (formats.h's encode_color: "NaN reads as 0"). A
+  // NaN diffuse alpha with no texture stage reaches the alpha test unchanged by any op;
+  // read as alpha 0, GREATEREQUAL 0 passes and GREATER 0 fails, on the scalar pipeline
+  // (generic kernels) as on the block kernels. The scalar clamp let the NaN through to
+  // a float-to-integer conversion, undefined behaviour (UBSan stops the ASan build here).
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const bool generic : {true, false})
+    for (const Compare func : {Compare::kGreaterEqual, Compare::kGreater}) {
+      CAPTURE(generic);
+      CAPTURE(static_cast<int>(func));
+      Target target;
+      DrawState s = state_for(target);
+      s.stage_count = 0;
+      s.alpha_test = true;
+      s.alpha_func = func;
+      s.alpha_ref = 0;
+      std::vector<Vertex> triangle = big_triangle();
+      for (Vertex& v : triangle) v.diffuse.a = nan;
+      Renderer r(1);
+      r.set_generic_kernels(generic);
+      r.draw(s, Topology::kTriangleList, 1, triangle, {});
+      r.flush();
+      CHECK(r.stats().commands_rejected == 0);
+      CHECK((target.lit() > 0) == (func == Compare::kGreaterEqual));
+    }
+}
