@@ -105,6 +105,13 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
   // kernels implement. Everything else stays on the scalar pipeline.
   const bool color16 = is_rgb16(s.color.format);
   if (!(is_argb8888(s.color.format) || color16) || s.color.pitch % (color16 ? 2 : 4) != 0) return kKernelGeneric;
+  // Every pixel a triangle may cover must exist in the colour target, as in the depth one
+  // below: the kernels read and write each covered lane, while the scalar path skips
+  // pixels past a target smaller than the clip (DrawState::clip is the caller's; a clip
+  // wider than the target wrote past it, dp2_fuzz_raster).
+  if (s.color.width < static_cast<std::uint32_t>(s.clip.right) ||
+      s.color.height < static_cast<std::uint32_t>(s.clip.bottom))
+    return kKernelGeneric;
   if (s.fill != Fill::kSolid || s.color_key_kill) return kKernelGeneric;
   out.specular = s.specular;
   if (s.fog) {

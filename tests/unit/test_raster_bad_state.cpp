@@ -313,3 +313,32 @@ TEST_CASE("raster bad state: a NaN colour reads as 0 in the alpha test, on both 
       CHECK((target.lit() > 0) == (func == Compare::kGreaterEqual));
     }
 }
+
+TEST_CASE("raster bad state: a clip wider than the colour target draws only the target's pixels, on every path") {
+  // DrawState::clip is the caller's (renderer.h refuses only a negative one or one past
+  // kMaxSurfaceDimension); a pixel outside the target does not exist, so nothing is
+  // written there. The target is the top-left 64×64 of a 128×128 buffer (its pitch a
+  // whole buffer row) under a 128×128 clip: the buffer's other pixels must stay 0. The
+  // block kernels wrote every covered lane of the clip (the scalar pipeline checks each
+  // pixel against the target).
+  constexpr std::uint32_t kTarget = kSize / 2;
+  for (const bool generic : {false, true})
+    for (const Isa isa : {Isa::kScalar, Isa::kAuto}) {
+      CAPTURE(generic);
+      CAPTURE(isa_name(isa));
+      Target target;
+      DrawState s = state_for(target);
+      s.color.width = s.color.height = kTarget;  // pitch and clip stay those of the buffer
+      Renderer r(1);
+      r.set_generic_kernels(generic);
+      r.set_isa(isa);
+      r.draw(s, Topology::kTriangleList, 1, big_triangle(), {});
+      r.flush();
+      CHECK(r.stats().commands_rejected == 0);
+      std::size_t outside = 0;
+      for (std::uint32_t y = 0; y < kSize; ++y)
+        for (std::uint32_t x = 0; x < kSize; ++x) outside += (x >= kTarget || y >= kTarget) && target.rgb(x, y) != 0;
+      CHECK(outside == 0);
+      CHECK(target.rgb(10, 10) == 0xFFFFFFu);  // inside both the triangle and the target
+    }
+}
