@@ -277,7 +277,9 @@ void fuzz_texture(Reader& in, Storage& storage, TextureView& t) {
 
 // Rects: the target's own, small ones (negative corners among them), huge ones around
 // kMaxSurfaceDimension and INT32_MAX, and raw ones.
-enum RectMode : std::uint8_t { kRectFull, kRectFull2, kRectFull3, kRectSmall, kRectOffset, kRectHuge, kRectRaw, kRectNegative };
+enum RectMode : std::uint8_t {
+  kRectFull, kRectFull2, kRectFull3, kRectSmall, kRectOffset, kRectHuge, kRectRaw, kRectNegative,
+};
 constexpr std::uint8_t kRectModes = 8;
 const std::int32_t kHugeEdges[] = {
     static_cast<std::int32_t>(kMaxSurfaceDimension), static_cast<std::int32_t>(kMaxSurfaceDimension) + 1,
@@ -437,7 +439,9 @@ void fuzz_state(Reader& in, Storage& storage, const ImageView& color, const Imag
 
 // --- commands --------------------------------------------------------------------------
 
-enum CommandKind : std::uint8_t { kDrawVertices, kDrawVertices2, kDrawVertices3, kDrawFetch, kDrawFetch2, kClear, kClear2, kFlush };
+enum CommandKind : std::uint8_t {
+  kDrawVertices, kDrawVertices2, kDrawVertices3, kDrawFetch, kDrawFetch2, kClear, kClear2, kFlush,
+};
 constexpr std::uint8_t kCommandKinds = 8;
 constexpr std::uint8_t kMaxCommands = 8;
 constexpr std::uint32_t kMaxVertices = 32;
@@ -468,7 +472,8 @@ Vertex fuzz_vertex(Reader& in, std::uint8_t flags) {
     v.specular = fuzz_color(in);
   }
   if (flags & kVertexPointSize) v.point_size = fuzz_float(in);
-  const std::uint32_t sets = std::min<std::uint32_t>((flags >> kVertexSetsShift) & kVertexSetsMask, kMaxTextureCoordSets);
+  const std::uint32_t sets =
+      std::min<std::uint32_t>((flags >> kVertexSetsShift) & kVertexSetsMask, kMaxTextureCoordSets);
   for (std::uint32_t set = 0; set < sets; ++set)
     for (float& c : v.tex[set]) c = fuzz_float(in);
   return v;
@@ -573,7 +578,16 @@ void clear(Reader& in, Renderer& r, const ImageView& color, const ImageView& dep
   c.clear_color = flags & kClearColor;
   c.clear_depth = flags & kClearDepth;
   c.clear_stencil = flags & kClearStencil;
-  c.rect = fuzz_rect(in, std::max(color.width, depth.width), std::max(color.height, depth.height));
+  const std::uint32_t width = std::max(color.width, depth.width), height = std::max(color.height, depth.height);
+  c.rect = fuzz_rect(in, width, height);
+  // ClearCommand::rect arrives "already clipped to the targets" (renderer.h), so a rect
+  // the renderer accepts is clipped here to the targets' extent (unclipped, a 16384² one
+  // was walked pixel by pixel: most of the fuzzer's time). One it must refuse — negative,
+  // or past kMaxSurfaceDimension — goes as read, to check the refusal.
+  constexpr auto kLimit = static_cast<std::int32_t>(kMaxSurfaceDimension);
+  const bool refused = c.rect.left < 0 || c.rect.top < 0 || c.rect.right > kLimit || c.rect.bottom > kLimit;
+  if (!refused)
+    c.rect = intersect(c.rect, {0, 0, static_cast<std::int32_t>(width), static_cast<std::int32_t>(height)});
   c.color_raw = in.u32();
   c.depth_value = fuzz_u32(in);
   c.stencil_value = fuzz_u32(in);
