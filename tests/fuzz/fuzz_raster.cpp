@@ -285,7 +285,8 @@ const std::int32_t kHugeEdges[] = {
     static_cast<std::int32_t>(kMaxSurfaceDimension), static_cast<std::int32_t>(kMaxSurfaceDimension) + 1,
     std::numeric_limits<std::int32_t>::max(), 1 << 28, 4096, 1000};
 
-Rect fuzz_rect(Reader& in, std::uint32_t width, std::uint32_t height) {
+Rect fuzz_rect(Reader& in, const ImageView& color, const ImageView& depth) {
+  const std::uint32_t width = std::max(color.width, depth.width), height = std::max(color.height, depth.height);
   const auto s8 = [&] { return static_cast<std::int32_t>(static_cast<std::int8_t>(in.u8())); };
   const auto u8 = [&] { return static_cast<std::int32_t>(in.u8()); };
   switch (static_cast<RectMode>(in.u8() % kRectModes)) {
@@ -305,6 +306,21 @@ Rect fuzz_rect(Reader& in, std::uint32_t width, std::uint32_t height) {
     case kRectNegative: return {s8(), s8(), s8(), s8()};
   }
   return {};
+}
+
+// A rect as renderer.h's caller gives it: DrawState::clip is "viewport ∩ render target"
+// (pipeline.h) and ClearCommand::rect "already clipped to the targets", so a rect the
+// renderer accepts is clipped here to the targets' extent — the larger of the two, so a
+// rect may still reach past the smaller one. Unclipped, a 16384² clip or clear rect was
+// walked pixel by pixel (a huge point: a timeout; clears: most of the fuzzer's time).
+// One the renderer must refuse (negative, or past kMaxSurfaceDimension) goes as read, to
+// check the refusal.
+Rect caller_rect(const Rect& r, const ImageView& color, const ImageView& depth) {
+  constexpr auto kLimit = static_cast<std::int32_t>(kMaxSurfaceDimension);
+  if (r.left < 0 || r.top < 0 || r.right > kLimit || r.bottom > kLimit) return r;
+  const auto width = static_cast<std::int32_t>(std::max(color.width, depth.width));
+  const auto height = static_cast<std::int32_t>(std::max(color.height, depth.height));
+  return intersect(r, {0, 0, width, height});
 }
 
 // Argument selectors: bits 0–2 a D3DTA_ selector (7: one with no meaning), bit 3
@@ -381,7 +397,7 @@ void fuzz_state(Reader& in, Storage& storage, const ImageView& color, const Imag
   if (!(flags & kNoDepth)) s.depth = depth;
   const std::uint8_t palette_seed = in.u8();
   if (flags & kTargetPalette) s.color_palette = storage.palette(palette_seed);
-  s.clip = fuzz_rect(in, std::max(color.width, depth.width), std::max(color.height, depth.height));
+  s.clip = caller_rect(fuzz_rect(in, color, depth), color, depth);
   s.min_z = fuzz_float(in);
   s.max_z = fuzz_float(in);
   s.fill = pick_enum<Fill>(in, 1, 3);
@@ -578,16 +594,8 @@ void clear(Reader& in, Renderer& r, const ImageView& color, const ImageView& dep
   c.clear_color = flags & kClearColor;
   c.clear_depth = flags & kClearDepth;
   c.clear_stencil = flags & kClearStencil;
-  const std::uint32_t width = std::max(color.width, depth.width), height = std::max(color.height, depth.height);
-  c.rect = fuzz_rect(in, width, height);
-  // ClearCommand::rect arrives "already clipped to the targets" (renderer.h), so a rect
-  // the renderer accepts is clipped here to the targets' extent (unclipped, a 16384² one
-  // was walked pixel by pixel: most of the fuzzer's time). One it must refuse — negative,
-  // or past kMaxSurfaceDimension — goes as read, to check the refusal.
-  constexpr auto kLimit = static_cast<std::int32_t>(kMaxSurfaceDimension);
-  const bool refused = c.rect.left < 0 || c.rect.top < 0 || c.rect.right > kLimit || c.rect.bottom > kLimit;
-  if (!refused)
-    c.rect = intersect(c.rect, {0, 0, static_cast<std::int32_t>(width), static_cast<std::int32_t>(height)});
+  // ClearCommand::rect arrives "already clipped to the targets" (renderer.h).
+  c.rect = caller_rect(fuzz_rect(in, color, depth), color, depth);
   c.color_raw = in.u32();
   c.depth_value = fuzz_u32(in);
   c.stencil_value = fuzz_u32(in);
