@@ -548,7 +548,8 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
   if (state.clip.empty() || primitive_count == 0) return;
   // A topology outside the enum has no stream (stream_range gives it none), so the check
   // below would pass any count and setup would walk every one of its primitives, drawing
-  // nothing: 2^32 of them held a chunk each and never flushed (dp2_fuzz_raster).
+  // nothing: 2^32 of them took a chunk per 16384, never flushed, until out of memory
+  // (dp2_fuzz_raster). Refused here, on the calling thread, before any chunk is taken.
   if (static_cast<unsigned>(topology) > static_cast<unsigned>(Topology::kTriangleFan)) {
     ++scene.stats.commands_rejected;
     return;
