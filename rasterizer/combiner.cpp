@@ -22,10 +22,6 @@ constexpr float kDot3GreyTerms = 3.0f;
 constexpr float kBumpExpandScale = 2.0f;
 constexpr float kBumpExpandBias = 1.0f;
 
-float clamp01(float x) noexcept { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
-
-Color clamp01(const Color& c) noexcept { return {clamp01(c.r), clamp01(c.g), clamp01(c.b), clamp01(c.a)}; }
-
 // The blend factor of the BLEND*ALPHA ops (BLENDTEXTUREALPHAPM uses the texture's).
 float blend_alpha(TextureOp op, const StageInputs& in) noexcept {
   switch (op) {
@@ -78,6 +74,10 @@ float channel_op(TextureOp op, float a0, float a1, float a2, float alpha, float 
 }
 
 }  // namespace
+
+float clamp01(float x) noexcept { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
+
+Color clamp01(const Color& c) noexcept { return {clamp01(c.r), clamp01(c.g), clamp01(c.b), clamp01(c.a)}; }
 
 Color select_arg(std::uint8_t arg, const StageInputs& in) noexcept {
   Color c;

@@ -78,14 +78,6 @@ std::uint32_t stencil_op(StencilOp op, std::uint32_t value, std::uint32_t ref, s
   return value;
 }
 
-// combiner.h's clamp01, NaN → 0, as the block kernels clamp (simd.h). std::clamp let a
-// NaN through (a NaN diffuse alpha with no stage, a NaN vertex fog factor), and the alpha
-// test's to_u8 then converted NaN to an integer: undefined (dp2_fuzz_raster, UBSan).
-Color clamp01(const Color& c) {
-  const auto unit = [](float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; };
-  return {unit(c.r), unit(c.g), unit(c.b), unit(c.a)};
-}
-
 // The blend factor for `f` (D3DBLEND page). `source` selects which side a BOTH* factor is
 // being evaluated for: BOTHSRCALPHA is (As, As, As, As) for the source and
 // (1−As, ...) for the destination; BOTHINVSRCALPHA the reverse.

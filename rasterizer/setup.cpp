@@ -550,7 +550,7 @@ void Renderer::draw(const DrawState& state, Topology topology, std::uint32_t pri
   // below would pass any count and setup would walk every one of its primitives, drawing
   // nothing: 2^32 of them took a chunk per 16384, never flushed, until out of memory
   // (dp2_fuzz_raster). Refused here, on the calling thread, before any chunk is taken.
-  if (static_cast<unsigned>(topology) > static_cast<unsigned>(Topology::kTriangleFan)) {
+  if (static_cast<std::uint32_t>(topology) >= kTopologyCount) {
     ++scene.stats.commands_rejected;
     return;
   }

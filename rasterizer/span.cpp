@@ -43,6 +43,14 @@ bool simple_factor(Blend f) {
 
 bool power_of_two(std::uint32_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
+// Whether every pixel of the clip exists in `image`. The kernels read and write each
+// covered lane, while the scalar path checks each pixel against each target: a state
+// whose clip reaches past a target stays there (DrawState::clip is the caller's; a clip
+// wider than the colour target wrote past it, dp2_fuzz_raster).
+bool covers_clip(const ImageView& image, const Rect& clip) {
+  return image.width >= static_cast<std::uint32_t>(clip.right) && image.height >= static_cast<std::uint32_t>(clip.bottom);
+}
+
 // The first stage's texture, when the kernels can sample it: 32-bit ARGB, no colour key,
 // WRAP on power-of-two levels or CLAMP, every level it may read present, and all of them
 // addressable as int32 texel offsets from level 0.
@@ -105,13 +113,7 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
   // kernels implement. Everything else stays on the scalar pipeline.
   const bool color16 = is_rgb16(s.color.format);
   if (!(is_argb8888(s.color.format) || color16) || s.color.pitch % (color16 ? 2 : 4) != 0) return kKernelGeneric;
-  // Every pixel a triangle may cover must exist in the colour target, as in the depth one
-  // below: the kernels read and write each covered lane, while the scalar path skips
-  // pixels past a target smaller than the clip (DrawState::clip is the caller's; a clip
-  // wider than the target wrote past it, dp2_fuzz_raster).
-  if (s.color.width < static_cast<std::uint32_t>(s.clip.right) ||
-      s.color.height < static_cast<std::uint32_t>(s.clip.bottom))
-    return kKernelGeneric;
+  if (!covers_clip(s.color, s.clip)) return kKernelGeneric;
   if (s.fill != Fill::kSolid || s.color_key_kill) return kKernelGeneric;
   out.specular = s.specular;
   if (s.fog) {
@@ -162,9 +164,7 @@ std::size_t prepare_fast_draw(const DrawState& s, FastDraw& out) {
     // Every pixel a triangle may cover must have a depth value (the scalar path skips the
     // test outside a smaller depth surface).
     out.depth16 = depth16;
-    if (s.depth.pitch % (depth16 ? 2 : 4) != 0 || s.depth.width < static_cast<std::uint32_t>(s.clip.right) ||
-        s.depth.height < static_cast<std::uint32_t>(s.clip.bottom))
-      return kKernelGeneric;
+    if (s.depth.pitch % (depth16 ? 2 : 4) != 0 || !covers_clip(s.depth, s.clip)) return kKernelGeneric;
     out.depth = s.depth.data;
     out.depth_pitch = s.depth.pitch;
     out.depth_keep = (1u << format_info(f).stencil_bits) - 1u;

@@ -18,7 +18,7 @@ using ddi::checked_mul;
 // Largest surface a SURFACE record may describe: the rasterizer's own limit.
 constexpr std::uint32_t kMaxDimension = raster::kMaxSurfaceDimension;
 constexpr std::uint32_t kMaxLevels = 16;
-constexpr std::uint32_t kTopologyCount = 6;
+constexpr std::uint32_t kTopologyCount = DP2GPU_TRIANGLEFAN + 1;
 
 std::uint64_t vertices_needed(std::uint32_t topology, std::uint64_t primitives) {
   switch (topology) {

@@ -13,6 +13,11 @@
 
 namespace dp2::raster {
 
+// Each channel to [0, 1], NaN to 0: every op's result, and the pixel pipeline's colour
+// after the stages (the block kernels clamp the same way, simd.h).
+float clamp01(float x) noexcept;
+Color clamp01(const Color& c) noexcept;
+
 // Values mirror D3DTEXTUREOP.
 enum class TextureOp : std::uint8_t {
   kDisable = 1, kSelectArg1, kSelectArg2, kModulate, kModulate2x, kModulate4x, kAdd, kAddSigned,

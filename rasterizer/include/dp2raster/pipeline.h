@@ -24,6 +24,7 @@ struct Vertex {
 };
 
 enum class Topology : std::uint8_t { kPointList, kLineList, kLineStrip, kTriangleList, kTriangleStrip, kTriangleFan };
+inline constexpr std::uint32_t kTopologyCount = static_cast<std::uint32_t>(Topology::kTriangleFan) + 1;
 
 // Mirror D3DCMPFUNC, D3DSTENCILOP, D3DBLEND, D3DBLENDOP, D3DCULL, D3DFILLMODE, D3DSHADEMODE.
 enum class Compare : std::uint8_t { kNever = 1, kLess, kEqual, kLessEqual, kGreater, kNotEqual, kGreaterEqual, kAlways };
