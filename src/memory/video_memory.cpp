@@ -25,8 +25,9 @@ namespace {
 // six faces is ~1.6 GiB, beyond any D3D9-era card; 1 GiB keeps size arithmetic far from
 // overflow and turns a garbage size into a clean failure rather than a huge vector).
 constexpr std::uint64_t kMaxAllocationSize = std::uint64_t{1} << 30;
-// Segment ids are the address bits above kSegmentShift; id 0 means "no address".
-constexpr std::size_t kMaxSegments = (std::size_t{1} << (64 - kSegmentShift)) - 1;
+// Segment ids are the address bits above kSegmentShift; id 0 means "no address" and the
+// highest is the aperture's.
+constexpr std::size_t kMaxSegments = kApertureId - 1;
 // A segment's offsets must fit below kSegmentShift.
 constexpr std::uint64_t kMaxSegmentSize = kOffsetMask + 1;
 constexpr AllocationHandle kNoHandle = 0;
@@ -48,6 +49,14 @@ struct Segment {
   std::map<std::uint64_t, AllocationHandle> placed;    // offset → allocation, for resolve()
 };
 
+// Address space for system-memory allocations the GPU reads in place (video_memory.h):
+// ranges handed out first fit and given back when the allocation is freed, as a segment's,
+// but with no bytes behind them.
+struct Aperture {
+  std::map<std::uint64_t, std::uint64_t> free_ranges{{0, kOffsetMask + 1}};
+  std::map<std::uint64_t, AllocationHandle> placed;
+};
+
 struct Allocation {
   AllocationDesc desc;
   // Resident: segment != 0 and `offset` is its placement (reserved = align_up(desc.size)).
@@ -55,6 +64,9 @@ struct Allocation {
   std::uint32_t segment = 0;
   std::uint64_t offset = 0;
   std::vector<std::byte> system;
+  // cpu_only and mapped into the aperture (at aperture_offset) by make_resident.
+  bool in_aperture = false;
+  std::uint64_t aperture_offset = 0;
   FenceId last_read = 0, last_write = 0;
   std::uint64_t last_use = 0;  // LRU tick: bumped by create, mark_used, lock, make_resident
   std::uint32_t pins = 0;
@@ -72,6 +84,7 @@ struct VideoMemory::Impl {
   FenceSource& fences;
   mutable std::mutex mutex;
   std::vector<Segment> segments;  // segments[id - 1]
+  Aperture aperture;
   std::unordered_map<AllocationHandle, Allocation> allocations;
   std::vector<AllocationHandle> pending_destroys;
   AllocationHandle next_handle = 1;
@@ -259,9 +272,34 @@ struct VideoMemory::Impl {
     return true;
   }
 
+  // A cpu_only allocation's aperture address, mapping it on first use. nullopt when the
+  // aperture has no room (2^48 bytes of ranges in use) or a map node cannot be had.
+  std::optional<GpuAddress> aperture_address(AllocationHandle h, Allocation& a) {
+    if (!a.in_aperture) {
+      const std::uint64_t reserved = align_up(a.desc.size);
+      const auto start = find_fit(aperture.free_ranges, reserved);
+      if (!start) return std::nullopt;
+      try {
+        aperture.placed.emplace(*start, h);
+        take_range(aperture.free_ranges, *start, reserved);
+      } catch (const std::bad_alloc&) {
+        aperture.placed.erase(*start);
+        return std::nullopt;
+      }
+      a.in_aperture = true;
+      a.aperture_offset = *start;
+    }
+    return (kApertureId << kSegmentShift) | a.aperture_offset;
+  }
+
   void free_now(AllocationHandle h) {
     auto it = allocations.find(h);
-    if (it->second.resident()) release_placement(it->second);
+    Allocation& a = it->second;
+    if (a.resident()) release_placement(a);
+    if (a.in_aperture) {
+      aperture.placed.erase(a.aperture_offset);
+      give_range(aperture.free_ranges, a.aperture_offset, align_up(a.desc.size));
+    }
     allocations.erase(it);
   }
   static bool can_free(const Allocation& a, FenceId completed) {
@@ -384,8 +422,9 @@ std::optional<GpuAddress> VideoMemory::make_resident(AllocationHandle handle) {
   std::lock_guard guard(impl_->mutex);
   impl_->sweep(completed);
   Allocation* a = impl_->find(handle);  // pending destroys too: queued work may still use them
-  if (!a || a->desc.cpu_only) return std::nullopt;
+  if (!a) return std::nullopt;
   a->last_use = ++impl_->use_tick;
+  if (a->desc.cpu_only) return impl_->aperture_address(handle, *a);
   if (!a->resident()) {
     if (a->locked) return std::nullopt;  // the lock's pointer is into the system copy
     if (!impl_->restore(handle, *a, completed, true)) return std::nullopt;
@@ -422,6 +461,16 @@ std::span<std::byte> VideoMemory::resolve(GpuAddress address, std::uint64_t size
   std::lock_guard guard(impl_->mutex);
   const std::uint64_t id = address >> kSegmentShift;
   const std::uint64_t offset = address & kOffsetMask;
+  if (id == kApertureId) {
+    const auto& placed = impl_->aperture.placed;
+    auto it = placed.upper_bound(offset);
+    if (it == placed.begin()) return {};
+    --it;
+    Allocation& a = impl_->allocations.at(it->second);
+    const std::uint64_t inside = offset - a.aperture_offset;
+    if (inside > a.desc.size || size > a.desc.size - inside) return {};
+    return std::span(a.system).subspan(static_cast<std::size_t>(inside), static_cast<std::size_t>(size));
+  }
   if (id == 0 || id > impl_->segments.size()) return {};
   const Segment& s = impl_->segments[id - 1];
   auto it = s.placed.upper_bound(offset);

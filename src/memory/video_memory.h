@@ -5,6 +5,9 @@
 //
 // Addresses: an allocation's "GPU address" is (segment id << kSegmentShift) | offset,
 // what patching writes into command buffers. Segment ids start at 1; address 0 = none.
+// System-memory (cpu_only) allocations get an address too, in the aperture (id
+// kApertureId): the GPU reads them where they are, as a card reads system memory through
+// its aperture segment (GART), so a vertex buffer is not copied per draw.
 //
 // Threads: every public function may be called from any thread (the device's callers,
 // LockAsync's thread, the GPU worker); one mutex guards the tables. Waiting for a fence
@@ -31,6 +34,8 @@ using GpuAddress = std::uint64_t;
 inline constexpr unsigned kSegmentShift = 48;
 inline constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << kSegmentShift) - 1;
 inline constexpr std::size_t kAllocationAlignment = 256;  // every placement starts on 256 bytes
+// The aperture's id, above every segment's: the highest the address has room for.
+inline constexpr std::uint64_t kApertureId = (std::uint64_t{1} << (64 - kSegmentShift)) - 1;
 
 struct SegmentDesc {
   std::uint64_t size = 0;            // bytes; ignored when `external` is given
@@ -94,8 +99,8 @@ struct MemoryStats {
 class VideoMemory {
  public:
   // Segment i gets id i + 1. Owned segments are zero-filled; a tail under
-  // kAllocationAlignment is never used. Throws std::invalid_argument for more than 65535
-  // segments or one larger than kOffsetMask + 1 bytes (std::bad_alloc if owned memory fails).
+  // kAllocationAlignment is never used. Throws std::invalid_argument for more than 65534
+  // segments (the last id is the aperture's) or one larger than kOffsetMask + 1 bytes (std::bad_alloc if owned memory fails).
   VideoMemory(std::vector<SegmentDesc> segments, FenceSource& fences);
   ~VideoMemory();
   VideoMemory(const VideoMemory&) = delete;
@@ -122,8 +127,9 @@ class VideoMemory {
   // Residency. make_resident places the allocation in a segment (copying its contents in)
   // and returns its address; nullopt when no segment can take it even after evicting
   // every idle, unlocked, unpinned allocation (only the ones in the way are evicted, least
-  // recently used first), or when it is cpu_only, or locked while not resident (a lock's
-  // pointer must stay valid). evict copies it out to system memory: false when locked or
+  // recently used first), or when it is locked while not resident (a lock's pointer must
+  // stay valid). A cpu_only allocation is mapped into the aperture instead (once; its
+  // bytes stay where they are) and gets that address. evict copies it out to system memory: false when locked or
   // pinned (or the copy cannot be allocated); true when already in system memory. A busy
   // allocation may be evicted: queued work makes it resident again before it runs.
   std::optional<GpuAddress> make_resident(AllocationHandle handle);
