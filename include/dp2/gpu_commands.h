@@ -6,7 +6,8 @@
  * A command is a DP2GPU_HEADER followed by its payload; `size` counts both and is a
  * multiple of 8. Surfaces are named by DP2GPU_SURFACE records whose `address` is written
  * at patch time from the patch location list (PatchOffset = the byte offset of `address`,
- * AllocationIndex = the allocation list entry, AllocationOffset = 0).
+ * AllocationIndex = the allocation list entry, AllocationOffset = 0), and a DRAW_BUFFER's
+ * vertices by its `vertices` address (AllocationOffset = the byte offset of its first vertex).
  *
  * Little-endian, no pointers: the same bytes on every host.
  */
@@ -26,6 +27,7 @@ enum DP2GPU_OPCODE {
   DP2GPU_OP_CLEAR = 3,     /* clear the current targets, rectangles inline */
   DP2GPU_OP_FENCE = 4,     /* the submission's fence id, written by patching */
   DP2GPU_OP_SET_TRANSFORM_LIGHTING = 5, /* fixed-function TnL state for the untransformed DRAWs that follow */
+  DP2GPU_OP_DRAW_BUFFER = 6, /* a DRAW whose vertices stay in a vertex buffer; indices, edge flags inline */
   DP2GPU_OP_COUNT
 };
 
@@ -85,6 +87,17 @@ typedef struct DP2GPU_DRAW {
   uint32_t reserved;
 } DP2GPU_DRAW;
 
+/* DRAW_BUFFER payload: the address of the draw's first vertex in a vertex buffer (patched;
+ * 0 or an address with fewer than vertex_count × stride bytes behind it skips the draw),
+ * then `draw`, then index_count uint32 indices (< vertex_count) and edge_count edge-flag
+ * words inline; padding to 8. The buffer is read when the command runs: its allocation is
+ * in the submission's allocation list, so a Lock waits for the command (or renames with
+ * Discard). */
+typedef struct DP2GPU_DRAW_BUFFER {
+  uint64_t vertices;
+  DP2GPU_DRAW draw;
+} DP2GPU_DRAW_BUFFER;
+
 /* CLEAR payload, then rect_count RECTs (none: the viewport); padding to 8. */
 typedef struct DP2GPU_CLEAR {
   uint32_t flags; /* D3DCLEAR_* */
@@ -111,6 +124,7 @@ DP2_STATIC_ASSERT(sizeof(DP2GPU_HEADER) == 8, "DP2GPU_HEADER");
 DP2_STATIC_ASSERT(sizeof(DP2GPU_SURFACE) == 40, "DP2GPU_SURFACE");
 DP2_STATIC_ASSERT(sizeof(DP2GPU_SET_STATE) == 416, "DP2GPU_SET_STATE");
 DP2_STATIC_ASSERT(sizeof(DP2GPU_DRAW) == 32, "DP2GPU_DRAW");
+DP2_STATIC_ASSERT(sizeof(DP2GPU_DRAW_BUFFER) == 40, "DP2GPU_DRAW_BUFFER");
 DP2_STATIC_ASSERT(sizeof(DP2GPU_CLEAR) == 24, "DP2GPU_CLEAR");
 DP2_STATIC_ASSERT(sizeof(DP2GPU_FENCE) == 8, "DP2GPU_FENCE");
 

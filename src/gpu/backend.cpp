@@ -275,11 +275,12 @@ void Backend::clear(std::span<const std::byte> p) {
   }
 }
 
-void Backend::draw(std::span<const std::byte> p, BackendCounters& counters) {
-  DP2GPU_DRAW d;
-  std::memcpy(&d, p.data(), sizeof d);
+void Backend::draw(const DrawCommand& c, memory::VideoMemory& memory, BackendCounters& counters) {
+  const DP2GPU_DRAW& d = c.draw;
   const std::size_t vertex_bytes = std::size_t{d.vertex_count} * d.stride;
-  const auto vertex_data = p.subspan(sizeof d, vertex_bytes);
+  // A DRAW_BUFFER's vertices where the patched address points: the allocation is pinned
+  // while this buffer runs, and an address with too few bytes behind it resolves to none.
+  const std::span<const std::byte> vertex_data = c.buffered ? memory.resolve(c.vertex_address, vertex_bytes) : c.vertices;
   const bool has_target =
       current_ && (current_->color.format != raster::Format::kUnknown || current_->depth.format != raster::Format::kUnknown);
   // Untransformed vertices go through transform, lighting and clipping with the buffer's
@@ -289,16 +290,15 @@ void Backend::draw(std::span<const std::byte> p, BackendCounters& counters) {
   const auto topology = static_cast<raster::Topology>(d.topology);
   // A format fetch does not take fails whatever the vertices (a layout of none tells).
   vertex::PretransformedVertices pretransformed;
-  if (!has_target || (untransformed && !tnl_.valid) ||
+  if (!has_target || vertex_data.size() != vertex_bytes || (untransformed && !tnl_.valid) ||
       (!untransformed && !vertex::describe_pretransformed(d.fvf, d.stride, vertex_data, d.vertex_count, pretransformed))) {
     counters.draws_skipped.fetch_add(1, std::memory_order_relaxed);
     return;
   }
   indices_.resize(d.index_count);
-  if (d.index_count) std::memcpy(indices_.data(), p.data() + sizeof d + vertex_bytes, std::size_t{d.index_count} * 4);
+  if (d.index_count) std::memcpy(indices_.data(), c.indices.data(), c.indices.size());
   edges_.resize(d.edge_count);
-  if (d.edge_count)
-    std::memcpy(edges_.data(), p.data() + sizeof d + vertex_bytes + std::size_t{d.index_count} * 4, std::size_t{d.edge_count} * 4);
+  if (d.edge_count) std::memcpy(edges_.data(), c.edge_flags.data(), c.edge_flags.size());
   if (!untransformed) {
     // The render threads fetch the vertices from the buffer while they set the draw up.
     renderer_->draw(*current_, topology, d.primitive_count, vertex::fetcher(pretransformed), indices_, edges_);
@@ -341,7 +341,8 @@ void Backend::execute(std::span<const std::byte> commands, memory::VideoMemory& 
   for_each_command(commands, [&](std::uint32_t op, std::span<const std::byte> payload) {
     switch (op) {
       case DP2GPU_OP_SET_STATE: set_state(payload, memory, counters); break;
-      case DP2GPU_OP_DRAW: draw(payload, counters); break;
+      case DP2GPU_OP_DRAW:
+      case DP2GPU_OP_DRAW_BUFFER: draw(read_draw(op, payload), memory, counters); break;
       case DP2GPU_OP_CLEAR: clear(payload); break;
       case DP2GPU_OP_SET_TRANSFORM_LIGHTING:
         tnl_.valid = vertex::decode_tnl_state(payload, tnl_.state, tnl_.worlds);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dp2raster/renderer.h"
+#include "gpu/validate.h"
 #include "memory/video_memory.h"
 #include "state/pipeline_key.h"
 #include "vertex/clip.h"
@@ -65,7 +66,7 @@ class Backend {
  private:
   void set_state(std::span<const std::byte> payload, memory::VideoMemory& memory, BackendCounters& counters);
   void clear(std::span<const std::byte> payload);
-  void draw(std::span<const std::byte> payload, BackendCounters& counters);
+  void draw(const DrawCommand& c, memory::VideoMemory& memory, BackendCounters& counters);
 
   raster::HostExecutor host_;
   raster::Isa isa_;

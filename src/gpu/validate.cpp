@@ -62,22 +62,27 @@ HRESULT check_set_state(std::span<const std::byte> p, std::size_t payload_at, st
   return S_OK;
 }
 
-HRESULT check_draw(std::span<const std::byte> p) {
-  if (p.size() < sizeof(DP2GPU_DRAW)) return D3DDDIERR_INVALIDUSERBUFFER;
-  const auto d = load<DP2GPU_DRAW>(p, 0);
+// DRAW carries its vertices inline; DRAW_BUFFER names them by an address (a patch slot)
+// and carries only its indices and edge flags.
+HRESULT check_draw(std::uint32_t op, std::span<const std::byte> p, std::size_t payload_at, std::vector<std::size_t>& slots) {
+  const bool buffered = op == DP2GPU_OP_DRAW_BUFFER;
+  const std::size_t fixed = buffered ? sizeof(DP2GPU_DRAW_BUFFER) : sizeof(DP2GPU_DRAW);
+  if (p.size() < fixed) return D3DDDIERR_INVALIDUSERBUFFER;
+  const auto d = load<DP2GPU_DRAW>(p, fixed - sizeof(DP2GPU_DRAW));
   if (d.topology >= kTopologyCount || d.stride == 0) return D3DDDIERR_INVALIDINSTRUCTION;
-  std::size_t vertex_bytes = 0, index_bytes = 0, edge_bytes = 0, total = sizeof(DP2GPU_DRAW);
+  std::size_t vertex_bytes = 0, index_bytes = 0, edge_bytes = 0, total = fixed;
   if (!checked_mul(d.vertex_count, d.stride, vertex_bytes) || !checked_mul(d.index_count, 4, index_bytes) ||
-      !checked_mul(d.edge_count, 4, edge_bytes) || !checked_add(total, vertex_bytes, total) ||
+      !checked_mul(d.edge_count, 4, edge_bytes) || !checked_add(total, buffered ? 0 : vertex_bytes, total) ||
       !checked_add(total, index_bytes, total) || !checked_add(total, edge_bytes, total) || total > p.size())
     return D3DDDIERR_INVALIDUSERBUFFER;
-  // The primitives must fit the vertices (or indices) the command carries.
+  // The primitives must fit the vertices (or indices) the command names.
   const std::uint64_t available = d.index_count ? d.index_count : d.vertex_count;
   if (d.primitive_count > 0 && vertices_needed(d.topology, d.primitive_count) > available)
     return D3DDDIERR_INVALIDINSTRUCTION;
+  const std::size_t indices_at = fixed + (buffered ? 0 : vertex_bytes);
   for (std::uint32_t i = 0; i < d.index_count; ++i)
-    if (load<std::uint32_t>(p, sizeof(DP2GPU_DRAW) + vertex_bytes + 4 * std::size_t{i}) >= d.vertex_count)
-      return D3DDDIERR_INVALIDINSTRUCTION;
+    if (load<std::uint32_t>(p, indices_at + 4 * std::size_t{i}) >= d.vertex_count) return D3DDDIERR_INVALIDINSTRUCTION;
+  if (buffered) slots.push_back(payload_at + offsetof(DP2GPU_DRAW_BUFFER, vertices));
   return S_OK;
 }
 
@@ -113,8 +118,9 @@ HRESULT validate_submission(std::span<const std::byte> commands, std::span<const
                             std::span<const D3DDDI_PATCHLOCATIONLIST> patches,
                             const std::function<bool(std::uint32_t)>& allocation_exists,
                             std::vector<std::size_t>& slots) {
-  // Offsets of patchable SURFACE addresses. Commands are walked front to back and a
-  // SET_STATE's surfaces in order, so the list comes out sorted (binary search below).
+  // Offsets of patchable addresses (SURFACE records, DRAW_BUFFER vertices). Commands are
+  // walked front to back and a SET_STATE's surfaces in order, so the list comes out sorted
+  // (binary search below).
   slots.clear();
   std::size_t at = 0;
   while (at < commands.size()) {
@@ -127,7 +133,8 @@ HRESULT validate_submission(std::span<const std::byte> commands, std::span<const
     switch (h.op) {
       case DP2GPU_OP_NOP: break;
       case DP2GPU_OP_SET_STATE: hr = check_set_state(payload, at + sizeof h, slots); break;
-      case DP2GPU_OP_DRAW: hr = check_draw(payload); break;
+      case DP2GPU_OP_DRAW:
+      case DP2GPU_OP_DRAW_BUFFER: hr = check_draw(h.op, payload, at + sizeof h, slots); break;
       case DP2GPU_OP_CLEAR: hr = check_clear(payload); break;
       case DP2GPU_OP_SET_TRANSFORM_LIGHTING: hr = check_transform_lighting(payload); break;
       case DP2GPU_OP_FENCE: hr = payload.size() >= sizeof(DP2GPU_FENCE) ? S_OK : D3DDDIERR_INVALIDUSERBUFFER; break;

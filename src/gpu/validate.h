@@ -2,11 +2,14 @@
 // allocation and patch location lists. Everything the worker later relies on is checked
 // here, so patching and execution cannot fail: every command's size and payload, every
 // index, every patch location (it must name the address of a surface record inside a
-// SET_STATE command), every allocation list entry.
+// SET_STATE command, or a DRAW_BUFFER's vertex address), every allocation list entry. A
+// DRAW_BUFFER's vertex range is checked when it runs (VideoMemory::resolve): the patched
+// address decides it.
 //
 // Thread: the submitting thread (Render, or the end of DrawPrimitives2).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -31,6 +34,32 @@ HRESULT validate_submission(std::span<const std::byte> commands, std::span<const
                             std::span<const D3DDDI_PATCHLOCATIONLIST> patches,
                             const std::function<bool(std::uint32_t)>& allocation_exists,
                             std::vector<std::size_t>& slots);
+
+// A DRAW or DRAW_BUFFER command that validate_submission accepted, in parts.
+// `vertex_address` is DRAW_BUFFER's (patched) address, and `vertices` is empty then; a
+// DRAW has its vertices inline.
+struct DrawCommand {
+  DP2GPU_DRAW draw{};
+  bool buffered = false;
+  std::uint64_t vertex_address = 0;
+  std::span<const std::byte> vertices, indices, edge_flags;
+};
+inline DrawCommand read_draw(std::uint32_t op, std::span<const std::byte> payload) {
+  DrawCommand c;
+  c.buffered = op == DP2GPU_OP_DRAW_BUFFER;
+  std::size_t at = 0;
+  if (c.buffered) {
+    std::memcpy(&c.vertex_address, payload.data() + offsetof(DP2GPU_DRAW_BUFFER, vertices), sizeof c.vertex_address);
+    at = offsetof(DP2GPU_DRAW_BUFFER, draw);
+  }
+  std::memcpy(&c.draw, payload.data() + at, sizeof c.draw);
+  at += sizeof c.draw;
+  const std::size_t vertex_bytes = c.buffered ? 0 : std::size_t{c.draw.vertex_count} * c.draw.stride;
+  c.vertices = payload.subspan(at, vertex_bytes);
+  c.indices = payload.subspan(at + vertex_bytes, std::size_t{c.draw.index_count} * 4);
+  c.edge_flags = payload.subspan(at + vertex_bytes + c.indices.size(), std::size_t{c.draw.edge_count} * 4);
+  return c;
+}
 
 // Calls fn(op, payload) for each command of a buffer that validate_submission accepted.
 template <class Fn>

@@ -195,6 +195,14 @@ struct GpuCmds {
     add(DP2GPU_OP_DRAW, p.data(), p.size());
     return *this;
   }
+  // DRAW_BUFFER: a triangle list of `vertex_count` XYZRHW|DIFFUSE vertices read from a
+  // vertex buffer; returns the byte offset of its `vertices` address (a patch location).
+  std::size_t draw_buffer(std::uint32_t vertex_count, std::uint32_t primitives, std::size_t size_override = 0) {
+    DP2GPU_DRAW_BUFFER d{};
+    d.draw = {DP2GPU_TRIANGLELIST, primitives, kFvfC, kStrideC, vertex_count, 0, 0, 0};
+    const std::size_t at = add(DP2GPU_OP_DRAW_BUFFER, &d, size_override ? size_override : sizeof d);
+    return at + offsetof(DP2GPU_DRAW_BUFFER, vertices);
+  }
   GpuCmds& fence() {
     const DP2GPU_FENCE f{0};
     add(DP2GPU_OP_FENCE, &f, sizeof f);
@@ -234,9 +242,10 @@ struct GpuCmds {
   a.WriteOperation = write ? 1 : 0;
   return a;
 }
-[[maybe_unused]] D3DDDI_PATCHLOCATIONLIST patch_entry(UINT index, std::size_t offset) {
+[[maybe_unused]] D3DDDI_PATCHLOCATIONLIST patch_entry(UINT index, std::size_t offset, UINT allocation_offset = 0) {
   D3DDDI_PATCHLOCATIONLIST p{};
   p.AllocationIndex = index;
+  p.AllocationOffset = allocation_offset;
   p.PatchOffset = static_cast<UINT>(offset);
   return p;
 }

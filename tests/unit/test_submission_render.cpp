@@ -285,6 +285,103 @@ TEST_CASE("submission render: a hand-written buffer clears and draws a triangle 
   CHECK(wrong == 0);
 }
 
+// A vertex buffer kVB of 9 XYZRHW|DIFFUSE vertices: three triangles, each the one the
+// hand-written test above draws ((2,2), (12,2), (2,12)), coloured 0xFF0000, 0xFFFFFF and
+// 0x00FF00 in turn. Returns its allocation.
+UINT three_triangle_vb(dp2::Device& dev) {
+  dp2::SurfaceDesc d;
+  d.kind = dp2::SurfaceKind::kVertexBuffer;
+  d.size_bytes = 9 * kStrideC;
+  REQUIRE(dev.create_surface(kVB, d) == D3D_OK);
+  const UINT allocation = allocation_of(dev, kVB);
+  const std::span<std::byte> mem = dev.surface_bytes(kVB);
+  REQUIRE(mem.size() == 9 * kStrideC);
+  const float xy[3][2] = {{2, 2}, {12, 2}, {2, 12}};
+  const D3DCOLOR colors[3] = {0xFFFF0000u, 0xFFFFFFFFu, 0xFF00FF00u};
+  for (int v = 0; v < 9; ++v) {
+    const float pos[4] = {xy[v % 3][0], xy[v % 3][1], 0.5f, 1.0f};
+    std::memcpy(mem.data() + v * kStrideC, pos, 16);
+    std::memcpy(mem.data() + v * kStrideC + 16, &colors[v / 3], 4);
+  }
+  return allocation;
+}
+
+TEST_CASE("submission render: DRAW_BUFFER reads its vertices in a vertex buffer at the patched offset") {
+  // Pixels inside the triangle: the top-left rule as in the hand-written test above.
+  auto inside = [](std::uint32_t x, std::uint32_t y) { return x >= 2 && y >= 2 && x + y < 14; };
+  Rig rig(16, 16);
+  const UINT rt = allocation_of(rig.dev, kRT);
+  const UINT vb = three_triangle_vb(rig.dev);
+  // Renders a buffer with DRAW_BUFFER of 3 vertices whose vertex address gets patches
+  // `vertex_patches` (allocation 1 is the vertex buffer); returns Render's result.
+  auto run = [&](std::vector<D3DDDI_PATCHLOCATIONLIST> vertex_patches, UINT sequence) {
+    GpuCmds g;
+    const std::size_t target = g.set_state(target_record(rig.w, rig.h));
+    g.clear(0x00336699u);
+    const std::size_t vertices = g.draw_buffer(3, 1);
+    g.fence();
+    std::vector<D3DDDI_PATCHLOCATIONLIST> patches{patch_entry(0, target)};
+    for (D3DDDI_PATCHLOCATIONLIST p : vertex_patches) {
+      p.PatchOffset = static_cast<UINT>(vertices);
+      patches.push_back(p);
+    }
+    D3DDDICB_RENDER r = render_args(rig.ctx, sequence);
+    load(rig.dev, rig.ctx, g.b, r, {alloc_entry(rt, true), alloc_entry(vb, false)}, patches);
+    const HRESULT hr = rig.dev.Render(r);
+    rig.dev.wait_fence(rig.dev.last_fence());
+    return hr;
+  };
+  auto count_wrong = [&](std::uint32_t triangle_rgb) {
+    int wrong = 0;
+    for (std::uint32_t y = 0; y < 16; ++y)
+      for (std::uint32_t x = 0; x < 16; ++x) wrong += rig.rgb(x, y) != (inside(x, y) ? triangle_rgb : 0x00336699u);
+    return wrong;
+  };
+  // AllocationOffset 3 vertices in: the white triangle, not the red one at 0.
+  REQUIRE(run({patch_entry(1, 0, 3 * kStrideC)}, 1) == S_OK);
+  CHECK(count_wrong(0x00FFFFFFu) == 0);
+  REQUIRE(run({patch_entry(1, 0, 6 * kStrideC)}, 2) == S_OK);
+  CHECK(count_wrong(0x0000FF00u) == 0);
+  // Vertices the buffer does not hold: the draw is skipped and counted, the clear stands.
+  // No patch (address 0); 3 vertices from vertex 7 of 9; an offset far past the end.
+  const std::uint64_t skipped = rig.dev.diagnostics().draws_skipped;
+  REQUIRE(run({}, 3) == S_OK);
+  CHECK(count_wrong(0x00336699u) == 0);
+  REQUIRE(run({patch_entry(1, 0, 7 * kStrideC)}, 4) == S_OK);
+  CHECK(count_wrong(0x00336699u) == 0);
+  REQUIRE(run({patch_entry(1, 0, 0xFFFFFF00u)}, 5) == S_OK);
+  CHECK(count_wrong(0x00336699u) == 0);
+  CHECK(rig.dev.diagnostics().draws_skipped == skipped + 3);
+}
+
+TEST_CASE("submission render: a malformed DRAW_BUFFER is refused at Render") {
+  Rig rig;
+  auto attempt = [&](const GpuCmds& g, std::vector<D3DDDI_PATCHLOCATIONLIST> patches = {}) {
+    D3DDDICB_RENDER r = render_args(rig.ctx, 1);
+    load(rig.dev, rig.ctx, g.b, r, {alloc_entry(allocation_of(rig.dev, kRT), false)}, patches);
+    return rig.dev.Render(r);
+  };
+  {
+    // Shorter than its fixed part (the address and the DRAW record).
+    GpuCmds g;
+    g.draw_buffer(3, 1, sizeof(DP2GPU_DRAW_BUFFER) - 8);
+    CHECK(attempt(g) == D3DDDIERR_INVALIDUSERBUFFER);
+  }
+  {
+    // More triangles than its vertices hold.
+    GpuCmds g;
+    g.draw_buffer(3, 2);
+    CHECK(attempt(g) == D3DDDIERR_INVALIDINSTRUCTION);
+  }
+  {
+    // A patch inside the command but not at its address.
+    GpuCmds g;
+    const std::size_t vertices = g.draw_buffer(3, 1);
+    CHECK(attempt(g, {patch_entry(0, vertices + 8)}) == D3DDDIERR_INVALIDINSTRUCTION);
+    CHECK(attempt(g, {patch_entry(0, vertices)}) == S_OK);
+  }
+}
+
 TEST_CASE("submission render: new buffers come back with the sizes asked for") {
   Rig rig;
   GpuCmds g;
