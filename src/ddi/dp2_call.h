@@ -47,7 +47,6 @@ class Dp2Call {
   }
   template <class T>
   CommandResult store_constants(std::vector<T>& file, DWORD first, DWORD count, std::span<const std::byte> data);
-  void handle_swap_flags();
 
   D3DHAL_DRAWPRIMITIVES2DATA& data_;
   ExecutorEnv& env_;

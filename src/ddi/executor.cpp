@@ -98,7 +98,6 @@ void Dp2Call::run() {
     at += cmd.size;
   }
   data_.ddrval = D3D_OK;
-  handle_swap_flags();
 }
 
 void Dp2Call::set_render_state(DWORD state, DWORD value) {
@@ -114,18 +113,18 @@ void Dp2Call::set_render_state(DWORD state, DWORD value) {
 
 // D3DHALDP2_SWAP*BUFFER: "the driver can swap the buffer ... with a new [one]"; with the
 // REQ*BUFSIZE flags the new one must be at least that large (command buffer: larger by
-// that much). dp2 copied what it needs during the call, so the old contents are free now;
-// the surface keeps its handle and gets fresh storage of the required size.
-void Dp2Call::handle_swap_flags() {
-  const DWORD flags = data_.dwFlags;
+// that much). The surface keeps its handle and gets fresh storage of the required size.
+// Called after the call's records were submitted: a draw left its vertices in the old
+// vertex buffer, whose allocation is then in flight and freed only once the GPU is done.
+void swap_buffers(const D3DHAL_DRAWPRIMITIVES2DATA& data, detail::SurfaceTable& surfaces) {
+  const DWORD flags = data.dwFlags;
   if ((flags & D3DHALDP2_SWAPCOMMANDBUFFER) && (flags & D3DHALDP2_REQCOMMANDBUFSIZE)) {
-    const DWORD handle = static_cast<DWORD>(data_.lpDDCommands);
-    if (const detail::Surface* s = env_.surfaces.find(handle))
-      env_.surfaces.grow(handle, s->desc.size_bytes + data_.dwReqCommandBufSize);
+    const DWORD handle = static_cast<DWORD>(data.lpDDCommands);
+    if (const detail::Surface* s = surfaces.find(handle)) surfaces.grow(handle, s->desc.size_bytes + data.dwReqCommandBufSize);
   }
   if ((flags & D3DHALDP2_SWAPVERTEXBUFFER) && (flags & D3DHALDP2_REQVERTEXBUFSIZE) &&
-      !(flags & D3DHALDP2_USERMEMVERTICES) && data_.lpDDVertex <= std::numeric_limits<DWORD>::max())
-    env_.surfaces.grow(static_cast<DWORD>(data_.lpDDVertex), data_.dwReqVertexBufSize);
+      !(flags & D3DHALDP2_USERMEMVERTICES) && data.lpDDVertex <= std::numeric_limits<DWORD>::max())
+    surfaces.grow(static_cast<DWORD>(data.lpDDVertex), data.dwReqVertexBufSize);
 }
 
 CommandResult Dp2Call::execute(const Command& cmd) {

@@ -26,6 +26,9 @@ struct ExecutorEnv {
 };
 
 void execute_draw_primitives2(D3DHAL_DRAWPRIMITIVES2DATA& data, ExecutorEnv& env);
+// The D3DHALDP2_SWAP*BUFFER requests of a call that succeeded, once its records are
+// submitted (executor.cpp).
+void swap_buffers(const D3DHAL_DRAWPRIMITIVES2DATA& data, detail::SurfaceTable& surfaces);
 
 // True for the opcodes that draw (the 15 DX6/7 forms and the DX8/9 stream draws).
 bool is_primitive(std::uint8_t op) noexcept;
@@ -38,6 +41,9 @@ struct VertexWindow {
   std::uint32_t stride = 0;
   std::uint64_t max_vertices = UINT64_MAX;  // dwVertexLength for the legacy buffer
   DWORD fvf = 0;
+  // The vertex buffer surface `bytes` is, or 0 (user memory, or a surface of another
+  // kind): draws from a vertex buffer leave their vertices there (DrawRecord).
+  DWORD buffer = 0;
 
   [[nodiscard]] bool contains(std::uint64_t v) const noexcept {
     if (stride == 0 || v >= max_vertices || v > (std::uint64_t{1} << 40)) return false;

@@ -42,6 +42,12 @@ CommandResult snapshot_tnl(ExecutorEnv& env, gpu::DrawRecord& d) {
   return env.context.commands.tnl_snapshot(env.context.state, d.fvf, d.tnl) ? D3D_OK : DDERR_OUTOFMEMORY;
 }
 
+// A window on this surface leaves its draws' vertices in place when it is a vertex
+// buffer (VertexWindow::buffer); other kinds used as vertex data are copied.
+DWORD vertex_buffer_handle(const detail::Surface& s, DWORD handle) {
+  return s.desc.kind == SurfaceKind::kVertexBuffer ? handle : 0;
+}
+
 }  // namespace
 
 std::uint64_t vertices_for(Topology topology, std::uint64_t count) noexcept {
@@ -95,6 +101,7 @@ std::optional<VertexWindow> PrimitiveRecorder::legacy_window() {
     const detail::Surface* vb = env_.surfaces.find(static_cast<DWORD>(data_.lpDDVertex));
     if (!vb || data_.lpDDVertex > std::numeric_limits<DWORD>::max()) return std::nullopt;
     w.bytes = env_.surfaces.bytes(*vb);
+    w.buffer = vertex_buffer_handle(*vb, static_cast<DWORD>(data_.lpDDVertex));
   }
   legacy_failed_ = false;
   legacy_ = w;
@@ -117,6 +124,7 @@ std::optional<VertexWindow> PrimitiveRecorder::stream0_window(bool require_fvf) 
       const detail::Surface* vb = env_.surfaces.find(stream.surface);
       if (!vb) return std::nullopt;
       w.bytes = env_.surfaces.bytes(*vb);
+      w.buffer = vertex_buffer_handle(*vb, stream.surface);
       w.base = stream.offset;
       break;
     }
@@ -160,8 +168,9 @@ CommandResult PrimitiveRecorder::emit_indexed(const Command& cmd, const VertexWi
   return emit_block(cmd, window, topology, primitives, lo, hi - lo + 1, scratch_, edge_flags);
 }
 
-// Copies vertices [first, first + count) of the window and records the draw. The caller
-// has checked the range; `indices` are relative to `first` (empty: sequential).
+// Records the draw of vertices [first, first + count) of the window: left in place when
+// the window is a vertex buffer (the GPU reads them there), else copied. The caller has
+// checked the range; `indices` are relative to `first` (empty: sequential).
 CommandResult PrimitiveRecorder::emit_block(const Command& cmd, const VertexWindow& window, Topology topology,
                                             std::uint32_t primitives, std::uint32_t first, std::uint32_t count,
                                             std::span<const std::uint32_t> indices, std::span<const DWORD> edge_flags) {
@@ -178,8 +187,13 @@ CommandResult PrimitiveRecorder::emit_block(const Command& cmd, const VertexWind
   // The arena refuses more than CommandBuffer::kMaxArenaBytes: a huge but valid draw
   // fails with DDERR_OUTOFMEMORY instead of exhausting the host.
   std::size_t bytes = 0;
-  if (!checked_mul(count, window.stride, bytes) || !cb.append_bytes(window.bytes.subspan(at, bytes), d.vertices))
+  if (!checked_mul(count, window.stride, bytes)) return DDERR_OUTOFMEMORY;
+  if (window.buffer != 0) {
+    d.vertex_surface = window.buffer;
+    d.vertex_offset = static_cast<std::uint32_t>(at);  // inside the surface: at most 1 GiB
+  } else if (!cb.append_bytes(window.bytes.subspan(at, bytes), d.vertices)) {
     return DDERR_OUTOFMEMORY;
+  }
   if (!indices.empty() && !cb.append_u32(indices, d.indices)) return DDERR_OUTOFMEMORY;
   if (!edge_flags.empty() && !cb.append_u32(edge_flags, d.edge_flags)) return DDERR_OUTOFMEMORY;
   d.state = current_state();

@@ -76,11 +76,11 @@ void DeviceImpl::submit_records(ULONG_PTR handle, Context& context) {
   encoded.clear();
   const gpu::SurfaceResolver resolve = [&](DWORD surface) -> std::optional<gpu::SurfaceBinding> {
     const Surface* s = surfaces.find(surface);
-    if (!s || s->desc.kind == SurfaceKind::kVertexBuffer || s->desc.kind == SurfaceKind::kIndexBuffer ||
-        s->desc.kind == SurfaceKind::kCommandBuffer)
+    if (!s || s->desc.kind == SurfaceKind::kIndexBuffer || s->desc.kind == SurfaceKind::kCommandBuffer)
       return std::nullopt;
     gpu::SurfaceBinding b;
     b.allocation = s->allocation;
+    b.vertex_buffer = s->desc.kind == SurfaceKind::kVertexBuffer;
     b.surface.format = static_cast<std::uint32_t>(s->desc.format);
     b.surface.width = s->desc.width;
     b.surface.height = s->desc.height;
@@ -272,9 +272,12 @@ DWORD Device::DrawPrimitives2(D3DHAL_DRAWPRIMITIVES2DATA& data) {
   ddi::ExecutorEnv env{impl_->surfaces, context, impl_->diagnostics, impl_->unknown_command, impl_->desc};
   ddi::execute_draw_primitives2(data, env);
   // Queue what the call recorded — on failure too: the commands before the failing one
-  // stand. Vertices were copied while recording, so the call never waits for the GPU
-  // and the caller may reuse its buffers at once.
+  // stand. The call never waits for the GPU: user-memory vertices were copied while
+  // recording, so the caller may reuse them at once; a vertex buffer's stay where they
+  // are, and a Lock on it waits for the draw (or renames with Discard, or does not wait
+  // with NoOverwrite), as for a hardware driver.
   impl_->submit_records(data.dwhContext, context);
+  if (data.ddrval == D3D_OK) ddi::swap_buffers(data, impl_->surfaces);
   return DDHAL_DRIVER_HANDLED;
 }
 

@@ -48,8 +48,11 @@ struct StateSnapshot {
   std::vector<SnapshotPalette> palettes;
 };
 
-// Vertex data is the copied block of every vertex the draw references, in the source
-// FVF layout; indices (32-bit) are relative to that block. Without indices the draw takes
+// Vertex data is the block of every vertex the draw references, in the source FVF
+// layout: copied into the arena, or (vertex_surface != 0) left in that vertex buffer
+// surface at vertex_offset, for the GPU to read when the draw runs (the surface's
+// allocation goes into the submission's list, so a Lock waits for it). Indices (32-bit)
+// are relative to that block. Without indices the draw takes
 // the block's vertices in order. Triangle fans keep D3D's vertex order: triangle i is
 // (v[i+1], v[i+2], v[0]) (D3DHAL_DP2TRIANGLEFAN page).
 struct DrawRecord {
@@ -58,7 +61,9 @@ struct DrawRecord {
   DWORD fvf = 0;
   std::uint32_t stride = 0;
   std::uint32_t vertex_count = 0;
-  ArenaRange vertices;
+  ArenaRange vertices;            // empty when vertex_surface != 0
+  DWORD vertex_surface = 0;       // the vertex buffer holding them, or 0: copied
+  std::uint32_t vertex_offset = 0;  // of the first vertex in vertex_surface
   ArenaRange indices;     // uint32 each; empty = sequential
   ArenaRange edge_flags;  // DWORD per primitive (wireframe edge flags); empty = all edges
   std::uint32_t state = 0;          // index into states()

@@ -47,24 +47,37 @@ class Writer {
   bool surface(std::size_t at, DWORD handle, bool write) {
     if (measuring_) return true;
     DP2GPU_SURFACE s{};
-    const auto binding = handle ? resolve_(handle) : std::nullopt;
+    auto binding = handle ? resolve_(handle) : std::nullopt;
+    if (binding && binding->vertex_buffer) binding.reset();  // not an image
     if (binding) {
       s = binding->surface;
       s.address = 0;
-      D3DDDI_PATCHLOCATIONLIST patch{};
-      patch.AllocationIndex = allocation_index(binding->allocation, write);
-      patch.PatchOffset = static_cast<UINT>(at + offsetof(DP2GPU_SURFACE, address));
-      out_.patches.push_back(patch);
+      patch(at + offsetof(DP2GPU_SURFACE, address), binding->allocation, 0, write);
     }
     put(at, &s, sizeof s);
     return handle == 0 || binding.has_value();
   }
+  // A DRAW_BUFFER's vertex address at `at`: the vertex buffer's allocation listed (read)
+  // and its address plus `offset` patched in. A handle that is not a vertex buffer leaves
+  // 0, which the back end skips (and counts).
+  void vertex_buffer(std::size_t at, DWORD handle, std::uint32_t offset) {
+    if (measuring_) return;  // begin() wrote the address as 0
+    const auto binding = resolve_(handle);
+    if (binding && binding->vertex_buffer) patch(at, binding->allocation, offset, false);
+  }
   void count_unresolved_texture() { ++out_.unresolved_textures; }
 
  private:
+  void patch(std::size_t at, std::uint32_t allocation, std::uint32_t offset, bool write) {
+    D3DDDI_PATCHLOCATIONLIST p{};
+    p.AllocationIndex = allocation_index(allocation, write);
+    p.AllocationOffset = offset;
+    p.PatchOffset = static_cast<UINT>(at);
+    out_.patches.push_back(p);
+  }
   UINT allocation_index(std::uint32_t allocation, bool write) {
-    // A linear search: a buffer lists a handful of surfaces (targets and up to 8
-    // textures), and a map would allocate a node per surface per flush.
+    // A linear search: a buffer lists a handful of surfaces (targets, up to 8 textures,
+    // the vertex buffers drawn from), and a map would allocate a node per surface per flush.
     UINT index = 0;
     while (index < out_.allocations.size() && out_.allocations[index].hAllocation != allocation) ++index;
     if (index == out_.allocations.size()) {
@@ -133,15 +146,24 @@ void encode_records(const CommandBuffer& records, Writer& w) {
       }
       const auto vertices = records.bytes(d->vertices), indices = records.bytes(d->indices),
                  edges = records.bytes(d->edge_flags);
-      const std::size_t at =
-          w.begin(DP2GPU_OP_DRAW, sizeof(DP2GPU_DRAW), vertices.size() + indices.size() + edges.size());
       const DP2GPU_DRAW draw{static_cast<std::uint32_t>(d->topology), d->primitive_count, d->fvf, d->stride,
                              d->vertex_count, static_cast<std::uint32_t>(indices.size() / 4),
                              static_cast<std::uint32_t>(edges.size() / 4), 0};
-      w.put(at, &draw, sizeof draw);
-      w.put(at + sizeof draw, vertices.data(), vertices.size());
-      w.put(at + sizeof draw + vertices.size(), indices.data(), indices.size());
-      w.put(at + sizeof draw + vertices.size() + indices.size(), edges.data(), edges.size());
+      std::size_t at = 0;
+      if (d->vertex_surface != 0) {
+        // The vertices stay in their buffer: only the address goes in.
+        at = w.begin(DP2GPU_OP_DRAW_BUFFER, sizeof(DP2GPU_DRAW_BUFFER), indices.size() + edges.size());
+        w.vertex_buffer(at + offsetof(DP2GPU_DRAW_BUFFER, vertices), d->vertex_surface, d->vertex_offset);
+        w.put(at + offsetof(DP2GPU_DRAW_BUFFER, draw), &draw, sizeof draw);
+        at += sizeof(DP2GPU_DRAW_BUFFER);
+      } else {
+        at = w.begin(DP2GPU_OP_DRAW, sizeof(DP2GPU_DRAW), vertices.size() + indices.size() + edges.size());
+        w.put(at, &draw, sizeof draw);
+        w.put(at + sizeof draw, vertices.data(), vertices.size());
+        at += sizeof draw + vertices.size();
+      }
+      w.put(at, indices.data(), indices.size());
+      w.put(at + indices.size(), edges.data(), edges.size());
     } else if (const auto* c = std::get_if<ClearRecord>(&r)) {
       use_state(c->state);
       const auto rects = records.bytes(c->rects);

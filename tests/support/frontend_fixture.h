@@ -118,6 +118,8 @@ struct Fx {
   DWORD draw_primitives2(D3DHAL_DRAWPRIMITIVES2DATA& d) {
     dp2::ddi::ExecutorEnv env{surfaces, *context, diag, unknown, device_desc};
     dp2::ddi::execute_draw_primitives2(d, env);
+    // As Device::DrawPrimitives2 does once the records are submitted.
+    if (d.ddrval == D3D_OK) dp2::ddi::swap_buffers(d, surfaces);
     return DDHAL_DRIVER_HANDLED;
   }
   // A buffer surface holding exactly `bytes` (nothing after them: ASan sees overreads).
@@ -153,6 +155,16 @@ struct Fx {
   Bytes arena(dp2::gpu::ArenaRange r) const {
     auto s = c().commands.bytes(r);
     return Bytes(s.begin(), s.end());
+  }
+  // A draw's vertex block: copied into the arena, or left in its vertex buffer.
+  Bytes vertices(const DrawRecord& d) {
+    if (d.vertex_surface == 0) return arena(d.vertices);
+    const auto all = surface_bytes(d.vertex_surface);
+    const std::size_t size = std::size_t{d.vertex_count} * d.stride;
+    REQUIRE(d.vertex_offset <= all.size());
+    REQUIRE(size <= all.size() - d.vertex_offset);
+    const auto block = all.subspan(d.vertex_offset, size);
+    return Bytes(block.begin(), block.end());
   }
   std::vector<std::uint32_t> indices(const DrawRecord& d) const { return c().commands.indices(d); }
   std::size_t record_count() const { return c().commands.records().size(); }

@@ -189,7 +189,7 @@ TEST_CASE("frontend adversarial: 0xFFFF primitives with enough vertices succeed 
     REQUIRE(fx.draws().size() == 1);
     CHECK(fx.draws()[0].primitive_count == 0xFFFFu);
     CHECK(fx.draws()[0].vertex_count == 65537u);
-    CHECK(fx.draws()[0].vertices.size == 65537u * kStride);
+    CHECK(fx.vertices(fx.draws()[0]).size() == 65537u * kStride);
   }
   {
     // One vertex short.
@@ -213,7 +213,7 @@ TEST_CASE("frontend adversarial: 0xFFFF primitives with enough vertices succeed 
     REQUIRE(fx.draws().size() == 1);
     CHECK(fx.draws()[0].primitive_count == 0xFFFFu);
     CHECK(fx.indices(fx.draws()[0]).size() == 65537u);
-    CHECK(fx.arena(fx.draws()[0].vertices) == slice(verts, 1, 3));
+    CHECK(fx.vertices(fx.draws()[0]) == slice(verts, 1, 3));
   }
 }
 
@@ -374,7 +374,7 @@ TEST_CASE("frontend adversarial: earlier state and draws stay after a later fail
   CHECK(fx.s().render_state(D3DRS_FILLMODE) == D3DFILL_WIREFRAME);
   CHECK(fx.s().viewport.width == 3u);
   REQUIRE(fx.draws().size() == 1);
-  CHECK(fx.arena(fx.draws()[0].vertices) == slice(verts, 0, 3));
+  CHECK(fx.vertices(fx.draws()[0]) == slice(verts, 0, 3));
   // The runtime may resend from dwErrorOffset: the rest runs once, nothing is drawn twice.
   Call rest = call;
   rest.command_offset = 0;

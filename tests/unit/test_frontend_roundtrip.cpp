@@ -49,7 +49,7 @@ TEST_CASE("frontend roundtrip: legacy sequential primitives use the §3.1 vertex
     CHECK(d.vertex_count == c.count);
     CHECK(d.stride == kStride);
     CHECK(d.fvf == kFvf);
-    CHECK(fx.arena(d.vertices) == slice(verts, c.first, c.count));
+    CHECK(fx.vertices(d) == slice(verts, c.first, c.count));
     CHECK(d.indices.size == 0);  // sequential: the block in order
     CHECK(d.source_offset == 2u);  // dwCommandOffset + position of the header
   }
@@ -99,7 +99,7 @@ TEST_CASE("frontend roundtrip: legacy indexed primitives (indices relative to th
     CHECK(d.topology == c.topology);
     CHECK(d.primitive_count == c.primitives);
     CHECK(d.vertex_count == c.hi - c.lo + 1);
-    CHECK(fx.arena(d.vertices) == slice(verts, c.lo, c.hi - c.lo + 1));
+    CHECK(fx.vertices(d) == slice(verts, c.lo, c.hi - c.lo + 1));
     CHECK(fx.indices(d) == c.indices);
   }
 }
@@ -118,10 +118,10 @@ TEST_CASE("frontend roundtrip: POINTS records one sequential draw per run") {
   REQUIRE(draws.size() == 2);
   CHECK(draws[0].topology == Topology::kPointList);
   CHECK(draws[0].primitive_count == 2);
-  CHECK(fx.arena(draws[0].vertices) == slice(verts, 0, 2));
+  CHECK(fx.vertices(draws[0]) == slice(verts, 0, 2));
   CHECK(fx.indices(draws[0]).empty());
   CHECK(draws[1].primitive_count == 1);
-  CHECK(fx.arena(draws[1].vertices) == slice(verts, 5, 1));
+  CHECK(fx.vertices(draws[1]) == slice(verts, 5, 1));
 }
 
 TEST_CASE("frontend roundtrip: INDEXEDTRIANGLELIST edge flags") {
@@ -143,7 +143,7 @@ TEST_CASE("frontend roundtrip: INDEXEDTRIANGLELIST edge flags") {
   REQUIRE(draws.size() == 1);
   CHECK(draws[0].topology == Topology::kTriangleList);
   CHECK(draws[0].primitive_count == 2);
-  CHECK(fx.arena(draws[0].vertices) == slice(verts, 3, 3));
+  CHECK(fx.vertices(draws[0]) == slice(verts, 3, 3));
   CHECK(fx.indices(draws[0]) == std::vector<std::uint32_t>{2, 0, 1, 0, 1, 2});
   const Bytes flags = fx.arena(draws[0].edge_flags);
   CHECK(flags == B().d(0x5).d(0x7).v);
@@ -178,12 +178,12 @@ TEST_CASE("frontend roundtrip: TRIANGLEFAN_IMM and LINELIST_IMM carry their vert
     REQUIRE(draws.size() == 2);
     CHECK(draws[0].topology == Topology::kTriangleFan);
     CHECK(draws[0].primitive_count == 1);
-    CHECK(fx.arena(draws[0].vertices) == slice(verts, 0, 3));
+    CHECK(fx.vertices(draws[0]) == slice(verts, 0, 3));
     CHECK(fx.arena(draws[0].edge_flags) == B().d(0x5).v);
     CHECK(draws[0].source_offset == offset);
     CHECK(draws[1].topology == Topology::kLineList);
     CHECK(draws[1].primitive_count == 1);
-    CHECK(fx.arena(draws[1].vertices) == slice(verts, 2, 2));
+    CHECK(fx.vertices(draws[1]) == slice(verts, 2, 2));
     CHECK(draws[1].source_offset == offset + line_at);
   }
 }
@@ -207,8 +207,8 @@ TEST_CASE("frontend roundtrip: _IMM after an odd-WORD position") {
   CHECK_OK(r);
   const auto draws = fx.draws();
   REQUIRE(draws.size() == 3);
-  CHECK(fx.arena(draws[1].vertices) == slice(verts, 1, 2));
-  CHECK(fx.arena(draws[2].vertices) == slice(verts, 0, 3));
+  CHECK(fx.vertices(draws[1]) == slice(verts, 1, 2));
+  CHECK(fx.vertices(draws[2]) == slice(verts, 0, 3));
 }
 
 TEST_CASE("frontend roundtrip: CLEAR keeps flags, values and rectangles; 0 rects still carry one RECT") {
@@ -645,7 +645,7 @@ TEST_CASE("frontend roundtrip: DX8 SETSTREAMSOURCE + DRAWPRIMITIVE (VStart in ve
     CHECK(draws[k].primitive_count == want[k].n);
     CHECK(draws[k].vertex_count == want[k].count);
     CHECK(draws[k].fvf == kFvf);
-    CHECK(fx.arena(draws[k].vertices) == slice(verts, want[k].first, want[k].count));
+    CHECK(fx.vertices(draws[k]) == slice(verts, want[k].first, want[k].count));
   }
 }
 
@@ -678,11 +678,11 @@ TEST_CASE("frontend roundtrip: DX8 DRAWINDEXEDPRIMITIVE with BaseVertexIndex, 16
     REQUIRE(draws.size() == 2);
     CHECK(draws[0].topology == Topology::kTriangleList);
     CHECK(draws[0].primitive_count == 1);
-    CHECK(fx.arena(draws[0].vertices) == slice(verts, 3, 3));
+    CHECK(fx.vertices(draws[0]) == slice(verts, 3, 3));
     CHECK(fx.indices(draws[0]) == std::vector<std::uint32_t>{2, 0, 1});
     CHECK(draws[1].topology == Topology::kLineStrip);
     CHECK(draws[1].primitive_count == 2);
-    CHECK(fx.arena(draws[1].vertices) == slice(verts, 5, 5));
+    CHECK(fx.vertices(draws[1]) == slice(verts, 5, 5));
     CHECK(fx.indices(draws[1]) == std::vector<std::uint32_t>{0, 1, 4});
   }
 }
@@ -710,13 +710,13 @@ TEST_CASE("frontend roundtrip: DX8 DRAWPRIMITIVE2 / DRAWINDEXEDPRIMITIVE2 / CLIP
   REQUIRE(draws.size() == 3);
   CHECK(draws[0].topology == Topology::kTriangleStrip);
   CHECK(draws[0].primitive_count == 2);
-  CHECK(fx.arena(draws[0].vertices) == slice(verts, 2, 4));
+  CHECK(fx.vertices(draws[0]) == slice(verts, 2, 4));
   CHECK(draws[1].topology == Topology::kTriangleList);
-  CHECK(fx.arena(draws[1].vertices) == slice(verts, 0, 3));
+  CHECK(fx.vertices(draws[1]) == slice(verts, 0, 3));
   CHECK(fx.indices(draws[1]) == std::vector<std::uint32_t>{2, 0, 1});
   CHECK(draws[2].topology == Topology::kTriangleFan);
   CHECK(draws[2].primitive_count == 2);
-  CHECK(fx.arena(draws[2].vertices) == slice(verts, 4, 4));
+  CHECK(fx.vertices(draws[2]) == slice(verts, 4, 4));
   CHECK(fx.arena(draws[2].edge_flags) == B().d(0x1F).v);
 }
 
@@ -734,7 +734,7 @@ TEST_CASE("frontend roundtrip: SETSTREAMSOURCE2 adds its byte offset") {
   CHECK_OK(r);
   CHECK(fx.s().streams[0].offset == 3 * kStride);
   REQUIRE(fx.draws().size() == 1);
-  CHECK(fx.arena(fx.draws()[0].vertices) == slice(verts, 4, 3));
+  CHECK(fx.vertices(fx.draws()[0]) == slice(verts, 4, 3));
 }
 
 TEST_CASE("frontend roundtrip: SETSTREAMSOURCEUM reads lpVertices + dwVertexOffset") {
@@ -755,7 +755,7 @@ TEST_CASE("frontend roundtrip: SETSTREAMSOURCEUM reads lpVertices + dwVertexOffs
   CHECK(fx.s().streams[0].kind == dp2::state::StreamSource::Kind::kUserMemory);
   CHECK(fx.s().streams[0].stride == kStride);
   REQUIRE(fx.draws().size() == 1);
-  CHECK(fx.arena(fx.draws()[0].vertices) == slice(verts, 2, 4));
+  CHECK(fx.vertices(fx.draws()[0]) == slice(verts, 2, 4));
 
   // Vertex 5 is the last one dwVertexLength allows: one further is out of range.
   Fx fx2(4);
@@ -778,7 +778,7 @@ TEST_CASE("frontend roundtrip: legacy user-memory vertices (D3DHALDP2_USERMEMVER
   Result r = run(fx, B().hdr(D3DDP2OP_TRIANGLELIST, 1).w(1).v, call);
   CHECK_OK(r);
   REQUIRE(fx.draws().size() == 1);
-  CHECK(fx.arena(fx.draws()[0].vertices) == slice(verts, 1, 3));
+  CHECK(fx.vertices(fx.draws()[0]) == slice(verts, 1, 3));
 }
 
 TEST_CASE("frontend roundtrip: a zero-count DRAWPRIMITIVE record records nothing") {
@@ -821,5 +821,5 @@ TEST_CASE("frontend roundtrip: SETSTREAMSOURCEUM with dwVertexSize 0 uses the st
   Result r = run(fx, w.bytes(), call);
   CHECK_OK(r);
   REQUIRE(fx.draws().size() == 1);
-  CHECK(fx.arena(fx.draws()[0].vertices) == slice(verts, 1, 3));
+  CHECK(fx.vertices(fx.draws()[0]) == slice(verts, 1, 3));
 }

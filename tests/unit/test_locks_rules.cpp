@@ -1,6 +1,7 @@
 // Lock / Unlock / LockAsync / UnlockAsync / Rename rules from the DDI pages.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -69,7 +70,7 @@ void write_quad(std::byte* dst, std::size_t first, float w, float h, D3DCOLOR c)
 // DrawPrimitives2 drawing TRIANGLELIST (2 triangles) from vertex `first` of the vertex
 // buffer surface `vb` (lpDDVertex), after a clear to black.
 HRESULT draw_from_vb(dp2::Device& dev, ULONG_PTR ctx, DWORD vb, WORD first, DWORD vertex_count,
-                     DWORD cmd_surface = 0x7C00) {
+                     DWORD cmd_surface = 0x7C00, DWORD flags = 0, DWORD req_vertex_size = 0) {
   StreamWriter s;
   s.clear(D3DCLEAR_TARGET, 0, 1.0f, 0);
   flat_state(s);
@@ -83,6 +84,8 @@ HRESULT draw_from_vb(dp2::Device& dev, ULONG_PTR ctx, DWORD vb, WORD first, DWOR
   call.data.lpDDVertex = vb;
   call.data.dwVertexLength = vertex_count;
   call.data.dwVertexSize = kStrideC;  // shares storage with ddrval
+  call.data.dwFlags |= flags;
+  call.data.dwReqVertexBufSize = req_vertex_size;
   dev.DrawPrimitives2(call.data);
   dev.destroy_surface(cmd_surface);
   return call.data.ddrval;
@@ -296,6 +299,42 @@ TEST_CASE("locks: LockAsync NoOverwrite on a vertex buffer maps the current inst
   CHECK(rig.count_not(kRT, 0x0000FF00u) == 0);  // the first frame used vertices 0..5
   REQUIRE(draw_from_vb(rig.dev, rig.ctx, kVB, 6, 12) == D3D_OK);
   CHECK(rig.count_not(kRT, 0x00FFFF00u) == 0);  // the appended ones
+}
+
+TEST_CASE("locks: a draw from a vertex buffer keeps it busy until the GPU has run it") {
+  // The draw leaves its vertices in the buffer (the GPU reads them when it runs), so the
+  // buffer's allocation is in the submission: a Lock waits for it, and with DoNotWait
+  // answers "not idle" (pfnLock page) — as a Lock on a render target does.
+  Rig rig(8, 8);
+  make_vb(rig.dev, kVB, 6);
+  write_quad(rig.dev.surface_bytes(kVB).data(), 0, 8, 8, 0xFF00FF00u);
+  rig.dev.hold_gpu(true);
+  REQUIRE(draw_from_vb(rig.dev, rig.ctx, kVB, 0, 6) == D3D_OK);
+  D3DDDIARG_LOCK nw = lock_args(kVB, kDoNotWait);
+  CHECK(rig.dev.Lock(nw) == D3DDDIERR_WASSTILLDRAWING);
+  rig.dev.hold_gpu(false);
+  rig.dev.wait_idle();
+  REQUIRE(rig.dev.Lock(nw) == S_OK);
+  REQUIRE(unlock(rig.dev, kVB) == S_OK);
+  CHECK(rig.count_not(kRT, 0x0000FF00u) == 0);
+}
+
+TEST_CASE("locks: a SWAPVERTEXBUFFER draw reads the vertices of the call") {
+  // D3DHALDP2_SWAPVERTEXBUFFER with REQVERTEXBUFSIZE: the buffer gets new storage of at
+  // least dwReqVertexBufSize (D3dDrawPrimitives2 page) when the call returns; the call's
+  // draws still read the old storage, which lives until they have run.
+  Rig rig(8, 8);
+  make_vb(rig.dev, kVB, 6);
+  write_quad(rig.dev.surface_bytes(kVB).data(), 0, 8, 8, 0xFF0000FFu);
+  rig.dev.hold_gpu(true);
+  REQUIRE(draw_from_vb(rig.dev, rig.ctx, kVB, 0, 6, 0x7C00, D3DHALDP2_SWAPVERTEXBUFFER | D3DHALDP2_REQVERTEXBUFSIZE,
+                       4096) == D3D_OK);
+  const std::span<std::byte> fresh = rig.dev.surface_bytes(kVB);
+  CHECK(fresh.size() >= 4096);
+  CHECK(std::all_of(fresh.begin(), fresh.end(), [](std::byte b) { return b == std::byte{0}; }));
+  rig.dev.hold_gpu(false);
+  rig.dev.wait_idle();
+  CHECK(rig.count_not(kRT, 0x000000FFu) == 0);
 }
 
 TEST_CASE("locks: RangeValid and AreaValid locks point at the region's first byte") {
