@@ -43,9 +43,14 @@ CommandResult snapshot_tnl(ExecutorEnv& env, gpu::DrawRecord& d) {
 }
 
 // A window on this surface leaves its draws' vertices in place when it is a vertex
-// buffer (VertexWindow::buffer); other kinds used as vertex data are copied.
+// buffer (VertexWindow::buffer); other kinds used as vertex data are copied. So is a
+// vertex buffer whose instance the caller holds locked during the call: it may write
+// through that lock as soon as the call returns. The D3dDrawPrimitives2 page asks a driver
+// to stall at the end of the call then ("If the buffer is explicit and there is an
+// outstanding lock on it ... if it does not rename the buffer"); the copy gives the draw
+// the bytes it would have read then, and the call still never waits.
 DWORD vertex_buffer_handle(const detail::Surface& s, DWORD handle) {
-  return s.desc.kind == SurfaceKind::kVertexBuffer ? handle : 0;
+  return s.desc.kind == SurfaceKind::kVertexBuffer && s.locked != s.allocation ? handle : 0;
 }
 
 }  // namespace

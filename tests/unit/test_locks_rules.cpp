@@ -319,6 +319,26 @@ TEST_CASE("locks: a draw from a vertex buffer keeps it busy until the GPU has ru
   CHECK(rig.count_not(kRT, 0x0000FF00u) == 0);
 }
 
+TEST_CASE("locks: a draw from a vertex buffer the caller holds locked reads the vertices of the call") {
+  // D3dDrawPrimitives2 page: with "an outstanding lock on it, the driver should stall at
+  // the end of its D3dDrawPrimitives2 function if it does not rename the buffer" — the
+  // caller may write through the lock once the call returns. The draw must see what the
+  // buffer held during the call (red), not what is written afterwards (blue).
+  Rig rig(8, 8);
+  make_vb(rig.dev, kVB, 6);
+  D3DDDIARG_LOCK l = lock_args(kVB, 0);
+  REQUIRE(rig.dev.Lock(l) == S_OK);
+  auto* held = static_cast<std::byte*>(l.pSurfData);
+  write_quad(held, 0, 8, 8, 0xFFFF0000u);
+  rig.dev.hold_gpu(true);
+  REQUIRE(draw_from_vb(rig.dev, rig.ctx, kVB, 0, 6) == D3D_OK);
+  write_quad(held, 0, 8, 8, 0xFF0000FFu);
+  REQUIRE(unlock(rig.dev, kVB) == S_OK);
+  rig.dev.hold_gpu(false);
+  rig.dev.wait_idle();
+  CHECK(rig.count_not(kRT, 0x00FF0000u) == 0);
+}
+
 TEST_CASE("locks: a SWAPVERTEXBUFFER draw reads the vertices of the call") {
   // D3DHALDP2_SWAPVERTEXBUFFER with REQVERTEXBUFSIZE: the buffer gets new storage of at
   // least dwReqVertexBufSize (D3dDrawPrimitives2 page) when the call returns; the call's
