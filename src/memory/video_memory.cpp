@@ -468,7 +468,7 @@ std::span<std::byte> VideoMemory::resolve(GpuAddress address, std::uint64_t size
     --it;
     Allocation& a = impl_->allocations.at(it->second);
     const std::uint64_t inside = offset - a.aperture_offset;
-    if (inside > a.desc.size || size > a.desc.size - inside) return {};
+    if (a.pins == 0 || inside > a.desc.size || size > a.desc.size - inside) return {};
     return std::span(a.system).subspan(static_cast<std::size_t>(inside), static_cast<std::size_t>(size));
   }
   if (id == 0 || id > impl_->segments.size()) return {};
@@ -478,7 +478,7 @@ std::span<std::byte> VideoMemory::resolve(GpuAddress address, std::uint64_t size
   --it;
   const Allocation& a = impl_->allocations.at(it->second);
   const std::uint64_t inside = offset - a.offset;  // offset >= a.offset by upper_bound
-  if (inside > a.desc.size || size > a.desc.size - inside) return {};
+  if (a.pins == 0 || inside > a.desc.size || size > a.desc.size - inside) return {};
   return s.memory.subspan(offset, size);
 }
 

@@ -141,7 +141,10 @@ class VideoMemory {
   void unpin(AllocationHandle handle);
 
   // Bytes at a GPU address, or an empty span when [address, address + size) is not inside
-  // one resident allocation. For the worker, between pin and unpin.
+  // one pinned allocation (resident, or mapped into the aperture). For the worker, between
+  // pin and unpin: only the running buffer's allocations are pinned, so an address a
+  // buffer made up, or patched past its allocation into another, reaches no memory that
+  // could be freed or moved meanwhile.
   std::span<std::byte> resolve(GpuAddress address, std::uint64_t size);
   // The bytes of an allocation wherever it lives (segment or system memory).
   std::span<std::byte> bytes(AllocationHandle handle);

@@ -137,7 +137,8 @@ TEST_CASE("memory: external segment — bytes written through a lock land in the
   for (int i = 0; i < 64; ++i) m.data[i] = std::byte(static_cast<std::uint8_t>(i + 1));
   REQUIRE(vm.unlock(b));
   for (int i = 0; i < 64; ++i) CHECK(vram[off + i] == std::byte(static_cast<std::uint8_t>(i + 1)));
-  // resolve() hands the worker the same bytes.
+  // resolve() hands the worker the same bytes (between pin and unpin, as the worker does).
+  REQUIRE(vm.pin(b));
   auto r = vm.resolve(vm.info(b)->address, 64);
   CHECK(r.data() == vram.data() + off);
   CHECK(r.size() == 64);
@@ -285,6 +286,9 @@ TEST_CASE("memory: a cpu_only allocation is read in place through the aperture")
   const auto a = vm.make_resident(s), b = vm.make_resident(t);
   REQUIRE(a);
   REQUIRE(b);
+  CHECK(vm.resolve(*a, 64).empty());  // unpinned: no buffer that uses it is running
+  REQUIRE(vm.pin(s));
+  REQUIRE(vm.pin(t));
   // The aperture's id, not a segment's; the same address on every call; the bytes stay
   // where they are (no segment space is taken, nothing is "resident").
   CHECK((*a >> kSegmentShift) == kApertureId);
@@ -300,6 +304,7 @@ TEST_CASE("memory: a cpu_only allocation is read in place through the aperture")
   CHECK(vm.resolve(*a + 64, 1).empty());
   CHECK(vm.resolve(*b + 1, 100).empty());
   // Freed: its range no longer resolves (and goes back to the aperture).
+  vm.unpin(s);
   REQUIRE(vm.destroy(s));
   CHECK(vm.resolve(*a, 1).empty());
   CHECK(vm.resolve(*b, 100).data() == vm.bytes(t).data());
@@ -356,7 +361,9 @@ TEST_CASE("memory: evict then make_resident restores the contents byte for byte"
   CHECK((*addr & kOffsetMask) != 0);
   CHECK(holds(vm, a, 3));
   CHECK(holds(vm, b, 77));
+  REQUIRE(vm.pin(a));
   auto r = vm.resolve(*addr, 3 * kSlot / 2);
+  vm.unpin(a);
   REQUIRE(r.size() == 3 * kSlot / 2);
   CHECK(r.data() == vm.bytes(a).data());
   CHECK(vm.make_resident(a) == addr);  // resident: same address, nothing moves
@@ -432,7 +439,9 @@ TEST_CASE("memory: lock on a non-resident allocation brings it in when there is 
   Mapping m;
   REQUIRE(vm.lock(a, {}, m) == LockStatus::kOk);
   CHECK(resident(vm, a));
+  REQUIRE(vm.pin(a));
   CHECK(m.data == vm.resolve(vm.info(a)->address, kSlot).data());
+  vm.unpin(a);
   REQUIRE(vm.unlock(a));
   CHECK(holds(vm, a, 5));
 }
@@ -444,6 +453,10 @@ TEST_CASE("memory: resolve bounds") {
   const AllocationHandle a = vm.create(desc_of(1000));
   REQUIRE(pad != 0);
   const GpuAddress base = vm.info(a)->address;
+  // Unpinned: the worker is not running a buffer that uses it, so nothing resolves.
+  CHECK(vm.resolve(base, 1000).empty());
+  REQUIRE(vm.pin(a));
+  REQUIRE(vm.pin(pad));
   CHECK(vm.resolve(base, 1000).size() == 1000);
   CHECK(vm.resolve(base + 10, 990).data() == vm.bytes(a).data() + 10);  // inside, to the end
   CHECK(vm.resolve(base + 10, 991).empty());                            // straddles the end
@@ -455,8 +468,10 @@ TEST_CASE("memory: resolve bounds") {
   CHECK(vm.resolve((GpuAddress{2} << kSegmentShift) | 0, 4).empty());  // unknown segment
   CHECK(vm.resolve(kOffsetMask, 1).empty());        // segment 0
   CHECK(vm.resolve(~GpuAddress{0}, 1).empty());
+  vm.unpin(a);
   REQUIRE(vm.evict(a));
-  CHECK(vm.resolve(base, 4).empty());  // not resident any more
+  REQUIRE(vm.pin(a));
+  CHECK(vm.resolve(base, 4).empty());  // pinned, but not resident any more
 }
 
 TEST_CASE("memory: lock waits for the right fence") {

@@ -285,19 +285,19 @@ TEST_CASE("submission render: a hand-written buffer clears and draws a triangle 
   CHECK(wrong == 0);
 }
 
-// A vertex buffer kVB of 9 XYZRHW|DIFFUSE vertices: three triangles, each the one the
+// A vertex buffer `handle` of 9 XYZRHW|DIFFUSE vertices: three triangles, each the one the
 // hand-written test above draws ((2,2), (12,2), (2,12)), coloured 0xFF0000, 0xFFFFFF and
-// 0x00FF00 in turn. Returns its allocation.
-UINT three_triangle_vb(dp2::Device& dev) {
+// `last` in turn. Returns its allocation.
+UINT three_triangle_vb(dp2::Device& dev, DWORD handle = kVB, D3DCOLOR last = 0xFF00FF00u) {
   dp2::SurfaceDesc d;
   d.kind = dp2::SurfaceKind::kVertexBuffer;
   d.size_bytes = 9 * kStrideC;
-  REQUIRE(dev.create_surface(kVB, d) == D3D_OK);
-  const UINT allocation = allocation_of(dev, kVB);
-  const std::span<std::byte> mem = dev.surface_bytes(kVB);
+  REQUIRE(dev.create_surface(handle, d) == D3D_OK);
+  const UINT allocation = allocation_of(dev, handle);
+  const std::span<std::byte> mem = dev.surface_bytes(handle);
   REQUIRE(mem.size() == 9 * kStrideC);
   const float xy[3][2] = {{2, 2}, {12, 2}, {2, 12}};
-  const D3DCOLOR colors[3] = {0xFFFF0000u, 0xFFFFFFFFu, 0xFF00FF00u};
+  const D3DCOLOR colors[3] = {0xFFFF0000u, 0xFFFFFFFFu, last};
   for (int v = 0; v < 9; ++v) {
     const float pos[4] = {xy[v % 3][0], xy[v % 3][1], 0.5f, 1.0f};
     std::memcpy(mem.data() + v * kStrideC, pos, 16);
@@ -313,8 +313,8 @@ TEST_CASE("submission render: DRAW_BUFFER reads its vertices in a vertex buffer 
   const UINT rt = allocation_of(rig.dev, kRT);
   const UINT vb = three_triangle_vb(rig.dev);
   // Renders a buffer with DRAW_BUFFER of 3 vertices whose vertex address gets patches
-  // `vertex_patches` (allocation 1 is the vertex buffer); returns Render's result.
-  auto run = [&](std::vector<D3DDDI_PATCHLOCATIONLIST> vertex_patches, UINT sequence) {
+  // `vertex_patches` (allocation 1 is `buffer`); returns Render's result.
+  auto run = [&](std::vector<D3DDDI_PATCHLOCATIONLIST> vertex_patches, UINT sequence, UINT buffer = 0) {
     GpuCmds g;
     const std::size_t target = g.set_state(target_record(rig.w, rig.h));
     g.clear(0x00336699u);
@@ -326,7 +326,7 @@ TEST_CASE("submission render: DRAW_BUFFER reads its vertices in a vertex buffer 
       patches.push_back(p);
     }
     D3DDDICB_RENDER r = render_args(rig.ctx, sequence);
-    load(rig.dev, rig.ctx, g.b, r, {alloc_entry(rt, true), alloc_entry(vb, false)}, patches);
+    load(rig.dev, rig.ctx, g.b, r, {alloc_entry(rt, true), alloc_entry(buffer ? buffer : vb, false)}, patches);
     const HRESULT hr = rig.dev.Render(r);
     rig.dev.wait_fence(rig.dev.last_fence());
     return hr;
@@ -352,6 +352,17 @@ TEST_CASE("submission render: DRAW_BUFFER reads its vertices in a vertex buffer 
   REQUIRE(run({patch_entry(1, 0, 0xFFFFFF00u)}, 5) == S_OK);
   CHECK(count_wrong(0x00336699u) == 0);
   CHECK(rig.dev.diagnostics().draws_skipped == skipped + 3);
+  // A second buffer, drawn once (so it is mapped into the aperture right after the
+  // first, whose 180 bytes take a 256-byte range): an offset of 256 from the first
+  // buffer's address is the second's first vertex. The buffer lists only the first, and
+  // the worker resolves only inside what the running buffer lists (pinned), so the draw
+  // is skipped rather than reading memory another thread could free meanwhile.
+  const UINT other = three_triangle_vb(rig.dev, kVB + 1, 0xFF0000FFu);
+  REQUIRE(run({patch_entry(1, 0, 6 * kStrideC)}, 6, other) == S_OK);
+  CHECK(count_wrong(0x000000FFu) == 0);
+  REQUIRE(run({patch_entry(1, 0, 256)}, 7) == S_OK);
+  CHECK(count_wrong(0x00336699u) == 0);
+  CHECK(rig.dev.diagnostics().draws_skipped == skipped + 4);
 }
 
 TEST_CASE("submission render: a malformed DRAW_BUFFER is refused at Render") {
