@@ -170,7 +170,8 @@ class Device {
   HRESULT destroy_surface(DWORD handle);
   // The surface's bytes (level 0 first, then the mip chain), empty for an unknown handle.
   // Waits for queued work that uses the surface first (a plain upload / read-back; Lock is
-  // the DDI way).
+  // the DDI way). Queued draws read a vertex buffer when they run: do not write through
+  // bytes kept across calls that draw from it (lock it).
   std::span<std::byte> surface_bytes(DWORD handle);
   // The surface as an image for the PNG dump (png.h). A P8 surface takes the palette bound
   // to it in `context` (SETPALETTE), if any. Empty (null data) for an unknown handle.

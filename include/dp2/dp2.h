@@ -150,7 +150,9 @@ DP2_API dp2_result dp2_surface_create(dp2_device* device, DWORD surface, const d
 DP2_API dp2_result dp2_surface_destroy(dp2_device* device, DWORD surface);
 /* The surface's memory (level 0, then the mip chain) after waiting for queued work that
  * uses it: a plain upload / read-back (dp2_lock is the DDI way). Valid until the surface is
- * destroyed, renamed (a Discard lock) or flipped. DP2_E_INVALIDARG for an unknown handle. */
+ * destroyed, renamed (a Discard lock) or flipped. Queued draws read a vertex buffer when
+ * they run: do not write through a pointer kept across calls that draw from it (lock it).
+ * DP2_E_INVALIDARG for an unknown handle. */
 DP2_API dp2_result dp2_surface_bytes(dp2_device* device, DWORD surface, void** out_data, size_t* out_size);
 /* Marks a surface as in a flip by hand (a flip chain does it itself). */
 DP2_API dp2_result dp2_surface_set_flip_in_progress(dp2_device* device, DWORD surface, int in_progress);

@@ -114,17 +114,22 @@ void Dp2Call::set_render_state(DWORD state, DWORD value) {
 // D3DHALDP2_SWAP*BUFFER: "the driver can swap the buffer ... with a new [one]"; with the
 // REQ*BUFSIZE flags the new one must be at least that large (command buffer: larger by
 // that much). The surface keeps its handle and gets fresh storage of the required size.
-// Called after the call's records were submitted: a draw left its vertices in the old
-// vertex buffer, whose allocation is then in flight and freed only once the GPU is done.
+// Called after the call's records were submitted: a draw that left its vertices in the
+// vertex buffer reads the old storage, freed once the GPU is done with it. So the vertex
+// buffer is swapped whenever queued draws still read it, even without a larger size
+// asked for: "If the driver renames the buffer, then the driver does not stall", and the
+// caller's next Lock does not wait for them.
 void swap_buffers(const D3DHAL_DRAWPRIMITIVES2DATA& data, detail::SurfaceTable& surfaces) {
   const DWORD flags = data.dwFlags;
   if ((flags & D3DHALDP2_SWAPCOMMANDBUFFER) && (flags & D3DHALDP2_REQCOMMANDBUFSIZE)) {
     const DWORD handle = static_cast<DWORD>(data.lpDDCommands);
     if (const detail::Surface* s = surfaces.find(handle)) surfaces.grow(handle, s->desc.size_bytes + data.dwReqCommandBufSize);
   }
-  if ((flags & D3DHALDP2_SWAPVERTEXBUFFER) && (flags & D3DHALDP2_REQVERTEXBUFSIZE) &&
-      !(flags & D3DHALDP2_USERMEMVERTICES) && data.lpDDVertex <= std::numeric_limits<DWORD>::max())
-    surfaces.grow(static_cast<DWORD>(data.lpDDVertex), data.dwReqVertexBufSize);
+  if ((flags & D3DHALDP2_SWAPVERTEXBUFFER) && !(flags & D3DHALDP2_USERMEMVERTICES) &&
+      data.lpDDVertex <= std::numeric_limits<DWORD>::max()) {
+    const std::size_t asked = (flags & D3DHALDP2_REQVERTEXBUFSIZE) ? data.dwReqVertexBufSize : 0;
+    surfaces.grow(static_cast<DWORD>(data.lpDDVertex), asked, true);
+  }
 }
 
 CommandResult Dp2Call::execute(const Command& cmd) {

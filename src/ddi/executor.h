@@ -41,9 +41,11 @@ struct VertexWindow {
   std::uint32_t stride = 0;
   std::uint64_t max_vertices = UINT64_MAX;  // dwVertexLength for the legacy buffer
   DWORD fvf = 0;
-  // The vertex buffer surface `bytes` is, or 0 (user memory, or a surface of another
-  // kind): draws from a vertex buffer leave their vertices there (DrawRecord).
+  // The vertex buffer surface `bytes` is and its instance, or 0 (user memory, or a
+  // surface of another kind): draws from a vertex buffer leave their vertices there
+  // (DrawRecord).
   DWORD buffer = 0;
+  std::uint32_t buffer_allocation = 0;
 
   [[nodiscard]] bool contains(std::uint64_t v) const noexcept {
     if (stride == 0 || v >= max_vertices || v > (std::uint64_t{1} << 40)) return false;

@@ -1,7 +1,9 @@
 // Primitive opcodes become draw records. Every vertex a primitive names is checked
 // against the vertices the caller declared (dwVertexLength, the stream's buffer) before
-// anything is copied; the referenced block is then copied into the command buffer, so
-// nothing queued ever reads caller memory again (ARCHITECTURE.md).
+// anything is recorded. The referenced block of user memory (or of a surface that is not
+// an unlocked vertex buffer) is then copied into the command buffer, so nothing queued
+// ever reads caller memory again; a vertex buffer's block stays in it, held through its
+// allocation until the draw has run (ARCHITECTURE.md, note_vertex_buffer below).
 //
 // Out-of-range vertices fail the call with D3DERR_COMMAND_UNPARSED at the command, as the
 // DDK samples' CHECK_DATABUF_LIMITS does (docs/decisions.md).
@@ -49,8 +51,10 @@ CommandResult snapshot_tnl(ExecutorEnv& env, gpu::DrawRecord& d) {
 // to stall at the end of the call then ("If the buffer is explicit and there is an
 // outstanding lock on it ... if it does not rename the buffer"); the copy gives the draw
 // the bytes it would have read then, and the call still never waits.
-DWORD vertex_buffer_handle(const detail::Surface& s, DWORD handle) {
-  return s.desc.kind == SurfaceKind::kVertexBuffer && s.locked != s.allocation ? handle : 0;
+void note_vertex_buffer(VertexWindow& w, const detail::Surface& s, DWORD handle) {
+  if (s.desc.kind != SurfaceKind::kVertexBuffer || s.locked == s.allocation) return;
+  w.buffer = handle;
+  w.buffer_allocation = s.allocation;
 }
 
 }  // namespace
@@ -106,7 +110,7 @@ std::optional<VertexWindow> PrimitiveRecorder::legacy_window() {
     const detail::Surface* vb = env_.surfaces.find(static_cast<DWORD>(data_.lpDDVertex));
     if (!vb || data_.lpDDVertex > std::numeric_limits<DWORD>::max()) return std::nullopt;
     w.bytes = env_.surfaces.bytes(*vb);
-    w.buffer = vertex_buffer_handle(*vb, static_cast<DWORD>(data_.lpDDVertex));
+    note_vertex_buffer(w, *vb, static_cast<DWORD>(data_.lpDDVertex));
   }
   legacy_failed_ = false;
   legacy_ = w;
@@ -129,7 +133,7 @@ std::optional<VertexWindow> PrimitiveRecorder::stream0_window(bool require_fvf) 
       const detail::Surface* vb = env_.surfaces.find(stream.surface);
       if (!vb) return std::nullopt;
       w.bytes = env_.surfaces.bytes(*vb);
-      w.buffer = vertex_buffer_handle(*vb, stream.surface);
+      note_vertex_buffer(w, *vb, stream.surface);
       w.base = stream.offset;
       break;
     }
@@ -190,11 +194,12 @@ CommandResult PrimitiveRecorder::emit_block(const Command& cmd, const VertexWind
   d.source_op = cmd.op;
   const std::size_t at = static_cast<std::size_t>(window.base + std::int64_t{first} * window.stride);
   // The arena refuses more than CommandBuffer::kMaxArenaBytes: a huge but valid draw
-  // fails with DDERR_OUTOFMEMORY instead of exhausting the host.
+  // that is copied fails with DDERR_OUTOFMEMORY instead of exhausting the host.
   std::size_t bytes = 0;
   if (!checked_mul(count, window.stride, bytes)) return DDERR_OUTOFMEMORY;
   if (window.buffer != 0) {
     d.vertex_surface = window.buffer;
+    d.vertex_allocation = window.buffer_allocation;
     d.vertex_offset = static_cast<std::uint32_t>(at);  // inside the surface: at most 1 GiB
   } else if (!cb.append_bytes(window.bytes.subspan(at, bytes), d.vertices)) {
     return DDERR_OUTOFMEMORY;

@@ -76,11 +76,11 @@ void DeviceImpl::submit_records(ULONG_PTR handle, Context& context) {
   encoded.clear();
   const gpu::SurfaceResolver resolve = [&](DWORD surface) -> std::optional<gpu::SurfaceBinding> {
     const Surface* s = surfaces.find(surface);
-    if (!s || s->desc.kind == SurfaceKind::kIndexBuffer || s->desc.kind == SurfaceKind::kCommandBuffer)
+    if (!s || s->desc.kind == SurfaceKind::kVertexBuffer || s->desc.kind == SurfaceKind::kIndexBuffer ||
+        s->desc.kind == SurfaceKind::kCommandBuffer)
       return std::nullopt;
     gpu::SurfaceBinding b;
     b.allocation = s->allocation;
-    b.vertex_buffer = s->desc.kind == SurfaceKind::kVertexBuffer;
     b.surface.format = static_cast<std::uint32_t>(s->desc.format);
     b.surface.width = s->desc.width;
     b.surface.height = s->desc.height;

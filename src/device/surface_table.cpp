@@ -80,10 +80,13 @@ std::span<std::byte> SurfaceTable::bytes(const Surface& surface) const {
   return all.first(std::min<std::size_t>(all.size(), surface.desc.size_bytes));
 }
 
-bool SurfaceTable::grow(DWORD handle, std::size_t new_size) {
+bool SurfaceTable::grow(DWORD handle, std::size_t new_size, bool rename_if_busy) {
   Surface* s = find(handle);
   if (!s || new_size > kMaxSurfaceBytes) return false;
-  if (new_size <= s->desc.size_bytes) return true;
+  if (new_size <= s->desc.size_bytes) {
+    if (!rename_if_busy || !memory_.busy(s->allocation)) return true;
+    new_size = s->desc.size_bytes;
+  }
   Surface grown = *s;
   grown.desc.size_bytes = new_size;
   grown.slice_pitch = static_cast<std::uint32_t>(new_size);

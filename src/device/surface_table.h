@@ -44,8 +44,11 @@ class SurfaceTable {
   // The tracked instance's bytes (no waiting: the front end reads vertex and command
   // buffers the GPU never writes).
   std::span<std::byte> bytes(const Surface& surface) const;
-  // Replaces a buffer's storage with a larger zeroed one (the SWAP*BUFFER flags).
-  bool grow(DWORD handle, std::size_t new_size);
+  // Replaces a buffer's storage with a zeroed one of new_size bytes when that is larger,
+  // or (rename_if_busy) of its own size when queued work still reads the current one,
+  // which is freed once that work is done (the SWAP*BUFFER flags). False when the
+  // storage cannot be had (nothing changes).
+  bool grow(DWORD handle, std::size_t new_size, bool rename_if_busy = false);
 
   memory::VideoMemory& memory() noexcept { return memory_; }
   // Calls fn(handle, surface) for every surface, in handle order.
@@ -64,7 +67,7 @@ class SurfaceTable {
 };
 
 // The allocation description of a surface (buffers stay in system memory: the GPU reads
-// only what the front end copied out of them).
+// a vertex buffer there, through the aperture, and only copies of the others).
 memory::AllocationDesc allocation_desc(const Surface& surface);
 
 }  // namespace dp2::detail

@@ -1,8 +1,9 @@
 // The back end's front door: executes one patched command buffer in the GPU command format
 // (include/dp2/gpu_commands.h) through the rasterizer — SET_STATE becomes a
 // raster::DrawState (surfaces resolved from their patched addresses), DRAW fetches
-// vertices, CLEAR clears — and flushes. It reads nothing of the front end's state: the
-// buffer carries everything (ARCHITECTURE.md: the back end never parses DP2 bytes).
+// vertices (DRAW_BUFFER from a vertex buffer's patched address), CLEAR clears — and
+// flushes. It reads nothing of the front end's state: the buffer and the allocations it
+// lists carry everything (ARCHITECTURE.md: the back end never parses DP2 bytes).
 //
 // Thread: the GPU worker (gpu.cpp), one buffer at a time.
 #pragma once

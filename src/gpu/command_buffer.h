@@ -1,7 +1,8 @@
 // The records the front end hands toward the back end: draws, clears, blits and the
-// state snapshots they refer to, with their vertex, index and rectangle data copied into
-// the buffer's own arena (ARCHITECTURE.md: caller memory is read once, by the front end;
-// what the back end needs later is copied here).
+// state snapshots they refer to, with their index and rectangle data, and vertices from
+// user memory, copied into the buffer's own arena (ARCHITECTURE.md: caller memory is read
+// once, by the front end; what the back end needs later is copied here, or held through
+// an allocation: a vertex buffer's vertices stay in it, DrawRecord).
 //
 // The memory and submission issue adds the allocation and patch location lists and
 // submission through Render; the pixel issue consumes these records in rasterizer/.
@@ -50,9 +51,10 @@ struct StateSnapshot {
 
 // Vertex data is the block of every vertex the draw references, in the source FVF
 // layout: copied into the arena, or (vertex_surface != 0) left in that vertex buffer
-// surface at vertex_offset, for the GPU to read when the draw runs (the surface's
-// allocation goes into the submission's list, so a Lock waits for it). Indices (32-bit)
-// are relative to that block. Without indices the draw takes
+// surface at vertex_offset, for the GPU to read when the draw runs. The record names the
+// surface's instance at record time (vertex_allocation): that allocation goes into the
+// submission's list, so a Lock waits for it, and a later swap or rename of the surface
+// does not change what the draw reads. Indices (32-bit) are relative to that block. Without indices the draw takes
 // the block's vertices in order. Triangle fans keep D3D's vertex order: triangle i is
 // (v[i+1], v[i+2], v[0]) (D3DHAL_DP2TRIANGLEFAN page).
 struct DrawRecord {
@@ -63,6 +65,7 @@ struct DrawRecord {
   std::uint32_t vertex_count = 0;
   ArenaRange vertices;            // empty when vertex_surface != 0
   DWORD vertex_surface = 0;       // the vertex buffer holding them, or 0: copied
+  std::uint32_t vertex_allocation = 0;  // its instance (memory::AllocationHandle) when recorded
   std::uint32_t vertex_offset = 0;  // of the first vertex in vertex_surface
   ArenaRange indices;     // uint32 each; empty = sequential
   ArenaRange edge_flags;  // DWORD per primitive (wireframe edge flags); empty = all edges

@@ -47,8 +47,7 @@ class Writer {
   bool surface(std::size_t at, DWORD handle, bool write) {
     if (measuring_) return true;
     DP2GPU_SURFACE s{};
-    auto binding = handle ? resolve_(handle) : std::nullopt;
-    if (binding && binding->vertex_buffer) binding.reset();  // not an image
+    const auto binding = handle ? resolve_(handle) : std::nullopt;
     if (binding) {
       s = binding->surface;
       s.address = 0;
@@ -58,12 +57,9 @@ class Writer {
     return handle == 0 || binding.has_value();
   }
   // A DRAW_BUFFER's vertex address at `at`: the vertex buffer's allocation listed (read)
-  // and its address plus `offset` patched in. A handle that is not a vertex buffer leaves
-  // 0, which the back end skips (and counts).
-  void vertex_buffer(std::size_t at, DWORD handle, std::uint32_t offset) {
-    if (measuring_) return;  // begin() wrote the address as 0
-    const auto binding = resolve_(handle);
-    if (binding && binding->vertex_buffer) patch(at, binding->allocation, offset, false);
+  // and its address plus `offset` patched in.
+  void vertex_buffer(std::size_t at, std::uint32_t allocation, std::uint32_t offset) {
+    if (!measuring_) patch(at, allocation, offset, false);
   }
   void count_unresolved_texture() { ++out_.unresolved_textures; }
 
@@ -153,7 +149,7 @@ void encode_records(const CommandBuffer& records, Writer& w) {
       if (d->vertex_surface != 0) {
         // The vertices stay in their buffer: only the address goes in.
         at = w.begin(DP2GPU_OP_DRAW_BUFFER, sizeof(DP2GPU_DRAW_BUFFER), indices.size() + edges.size());
-        w.vertex_buffer(at + offsetof(DP2GPU_DRAW_BUFFER, vertices), d->vertex_surface, d->vertex_offset);
+        w.vertex_buffer(at + offsetof(DP2GPU_DRAW_BUFFER, vertices), d->vertex_allocation, d->vertex_offset);
         w.put(at + offsetof(DP2GPU_DRAW_BUFFER, draw), &draw, sizeof draw);
         at += sizeof(DP2GPU_DRAW_BUFFER);
       } else {

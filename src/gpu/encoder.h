@@ -21,7 +21,6 @@ namespace dp2::gpu {
 struct SurfaceBinding {
   std::uint32_t allocation = 0;
   DP2GPU_SURFACE surface{};  // address 0: patching fills it
-  bool vertex_buffer = false;  // names vertices for DRAW_BUFFER, never a target or texture
 };
 using SurfaceResolver = std::function<std::optional<SurfaceBinding>(DWORD handle)>;
 
@@ -50,9 +49,8 @@ struct EncodedBuffer {
 std::size_t encoded_size(const CommandBuffer& records);
 
 // Appends the records' commands (SET_STATE whenever the snapshot changes, DRAW or, for
-// vertices left in a vertex buffer, DRAW_BUFFER, CLEAR) and a closing FENCE. A vertex
-// buffer that does not resolve leaves its DRAW_BUFFER's address 0: the back end skips
-// that draw and counts it. Copy records are not encoded: the back end does not perform them
+// vertices left in a vertex buffer, DRAW_BUFFER with the allocation the record names,
+// CLEAR) and a closing FENCE. Copy records are not encoded: the back end does not perform them
 // yet (they stay counted as not rendered).
 void encode(const CommandBuffer& records, const SurfaceResolver& resolve, EncodedBuffer& out);
 

@@ -1,5 +1,7 @@
 #include "vertex/fetch.h"
 
+#include <cstdint>
+
 #include "vertex/vertex_bytes.h"
 
 namespace dp2::vertex {
@@ -13,9 +15,10 @@ static_assert(sizeof(raster::Vertex) == sizeof(float) * (4 + 4 + 4 + 1 + 4 * ras
 // vertices are usually read once, straight from a large vertex buffer the GPU reads in
 // place (not from cache), and the loads of each vertex otherwise waited for memory: W4's
 // fetch spent three quarters of its time on them. 1 KiB is ~50 vertices of W4's 20 bytes,
-// enough to cover the memory latency at the fetch's pace; the prefetch never faults, so
-// running past the buffer's end is harmless.
-constexpr std::size_t kPrefetchBytes = 1024;
+// enough to cover the memory latency at the fetch's pace. A prefetch never faults, so one
+// past the buffer's end is harmless; its address is formed as an integer, not by pointer
+// arithmetic past the bytes.
+constexpr std::uintptr_t kPrefetchBytes = 1024;
 
 // raster::VertexFetch::fetch. Thread: any render thread (setup chunks).
 void fetch(const void* context, std::uint32_t first, std::uint32_t count, raster::Vertex* out) {
@@ -23,7 +26,7 @@ void fetch(const void* context, std::uint32_t first, std::uint32_t count, raster
   const DWORD fvf = src.fvf;
   for (std::uint32_t k = 0; k < count; ++k) {
     const std::byte* v = src.bytes + std::size_t{first + k} * src.stride;
-    __builtin_prefetch(v + kPrefetchBytes);
+    __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(v) + kPrefetchBytes));
     raster::Vertex& o = out[k];
     // Field by field: `o = Vertex{}` compiled to a `rep stos` per vertex, then stores
     // overlapping it, the slowest part of the fetch.

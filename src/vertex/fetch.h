@@ -1,4 +1,4 @@
-// Vertex fetch: FVF bytes (as the front end copied them) → the rasterizer's screen-space
+// Vertex fetch: FVF bytes (in the command buffer or a vertex buffer) → the rasterizer's screen-space
 // vertices. Pre-transformed (D3DFVF_XYZRHW) vertices only; untransformed ones go through
 // transform.h.
 //

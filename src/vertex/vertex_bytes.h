@@ -1,4 +1,4 @@
-// Reading a vertex's fields from the bytes the front end copied: floats and D3DCOLORs.
+// Reading a vertex's fields from a draw's vertex bytes: floats and D3DCOLORs.
 // Shared by the pre-transformed fetch (fetch.cpp) and the transform (transform.cpp), on
 // the render threads and the GPU worker.
 #pragma once

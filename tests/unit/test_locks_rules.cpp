@@ -312,10 +312,62 @@ TEST_CASE("locks: a draw from a vertex buffer keeps it busy until the GPU has ru
   REQUIRE(draw_from_vb(rig.dev, rig.ctx, kVB, 0, 6) == D3D_OK);
   D3DDDIARG_LOCK nw = lock_args(kVB, kDoNotWait);
   CHECK(rig.dev.Lock(nw) == D3DDDIERR_WASSTILLDRAWING);
+  // Discard does not wait: the buffer gets a new instance (its old one stays for the
+  // draw), so what is written now (blue) is not what the queued draw reads (green).
+  D3DDDIARG_LOCK discard = lock_args(kVB, kDiscard | kDoNotWait);
+  REQUIRE(rig.dev.Lock(discard) == S_OK);
+  write_quad(static_cast<std::byte*>(discard.pSurfData), 0, 8, 8, 0xFF0000FFu);
+  REQUIRE(unlock(rig.dev, kVB) == S_OK);
   rig.dev.hold_gpu(false);
   rig.dev.wait_idle();
   REQUIRE(rig.dev.Lock(nw) == S_OK);
   REQUIRE(unlock(rig.dev, kVB) == S_OK);
+  CHECK(rig.count_not(kRT, 0x0000FF00u) == 0);
+  REQUIRE(draw_from_vb(rig.dev, rig.ctx, kVB, 0, 6) == D3D_OK);
+  CHECK(rig.count_not(kRT, 0x000000FFu) == 0);
+}
+
+TEST_CASE("locks: SWAPVERTEXBUFFER alone renames a vertex buffer queued draws still read") {
+  // "If the driver renames the buffer, then the driver does not stall" (D3dDrawPrimitives2
+  // page): with the flag and no larger size asked for, the buffer still gets new storage
+  // of its own size while the call's draw is queued, so the caller's next Lock does not
+  // wait, and the draw reads the call's vertices.
+  Rig rig(8, 8);
+  make_vb(rig.dev, kVB, 6);
+  write_quad(rig.dev.surface_bytes(kVB).data(), 0, 8, 8, 0xFFFF00FFu);
+  rig.dev.hold_gpu(true);
+  REQUIRE(draw_from_vb(rig.dev, rig.ctx, kVB, 0, 6, 0x7C00, D3DHALDP2_SWAPVERTEXBUFFER) == D3D_OK);
+  D3DDDIARG_LOCK nw = lock_args(kVB, kDoNotWait);
+  REQUIRE(rig.dev.Lock(nw) == S_OK);
+  CHECK(nw.pSurfData != nullptr);
+  REQUIRE(unlock(rig.dev, kVB) == S_OK);
+  CHECK(rig.dev.surface_bytes(kVB).size() == 6 * kStrideC);
+  rig.dev.hold_gpu(false);
+  rig.dev.wait_idle();
+  CHECK(rig.count_not(kRT, 0x00FF00FFu) == 0);
+}
+
+TEST_CASE("locks: a DX8 stream draw reads its vertices in place from VStart") {
+  // SETSTREAMSOURCE + DRAWPRIMITIVE with VStart 6: the draw's block starts 6 vertices
+  // into the buffer (its DRAW_BUFFER offset), so the second quad (green) is drawn, not the
+  // first (red).
+  Rig rig(8, 8);
+  make_vb(rig.dev, kVB, 12);
+  write_quad(rig.dev.surface_bytes(kVB).data(), 0, 8, 8, 0xFFFF0000u);
+  write_quad(rig.dev.surface_bytes(kVB).data(), 6, 8, 8, 0xFF00FF00u);
+  StreamWriter s;
+  s.clear(D3DCLEAR_TARGET, 0, 1.0f, 0);
+  flat_state(s);
+  s.set_vertex_shader(kFvfC).set_stream_source(0, kVB, kStrideC).draw_primitive(D3DPT_TRIANGLELIST, 6, 2);
+  dp2::Dp2CallDesc d;
+  d.vertex_type = kFvfC;
+  d.command_surface = 0x7C00;
+  dp2::Dp2Call call(s, {}, d);
+  REQUIRE(call.upload(rig.dev, rig.ctx) == D3D_OK);
+  call.fill_data(rig.ctx);
+  rig.dev.DrawPrimitives2(call.data);
+  REQUIRE(call.data.ddrval == D3D_OK);
+  rig.dev.wait_idle();
   CHECK(rig.count_not(kRT, 0x0000FF00u) == 0);
 }
 
