@@ -277,10 +277,10 @@ void Backend::clear(std::span<const std::byte> p) {
 
 void Backend::draw(const DrawCommand& c, memory::VideoMemory& memory, BackendCounters& counters) {
   const DP2GPU_DRAW& d = c.draw;
-  const std::size_t vertex_bytes = std::size_t{d.vertex_count} * d.stride;
   // A DRAW_BUFFER's vertices where the patched address points: the allocation is pinned
   // while this buffer runs, and an address with too few bytes behind it resolves to none.
-  const std::span<const std::byte> vertex_data = c.buffered ? memory.resolve(c.vertex_address, vertex_bytes) : c.vertices;
+  const std::span<const std::byte> vertex_data =
+      c.buffered ? memory.resolve(c.vertex_address, c.vertex_bytes) : c.vertices;
   const bool has_target =
       current_ && (current_->color.format != raster::Format::kUnknown || current_->depth.format != raster::Format::kUnknown);
   // Untransformed vertices go through transform, lighting and clipping with the buffer's
@@ -290,7 +290,7 @@ void Backend::draw(const DrawCommand& c, memory::VideoMemory& memory, BackendCou
   const auto topology = static_cast<raster::Topology>(d.topology);
   // A format fetch does not take fails whatever the vertices (a layout of none tells).
   vertex::PretransformedVertices pretransformed;
-  if (!has_target || vertex_data.size() != vertex_bytes || (untransformed && !tnl_.valid) ||
+  if (!has_target || vertex_data.size() != c.vertex_bytes || (untransformed && !tnl_.valid) ||
       (!untransformed && !vertex::describe_pretransformed(d.fvf, d.stride, vertex_data, d.vertex_count, pretransformed))) {
     counters.draws_skipped.fetch_add(1, std::memory_order_relaxed);
     return;

@@ -42,6 +42,7 @@ struct DrawCommand {
   DP2GPU_DRAW draw{};
   bool buffered = false;
   std::uint64_t vertex_address = 0;
+  std::size_t vertex_bytes = 0;  // vertex_count × stride, inline or at vertex_address
   std::span<const std::byte> vertices, indices, edge_flags;
 };
 inline DrawCommand read_draw(std::uint32_t op, std::span<const std::byte> payload) {
@@ -54,10 +55,11 @@ inline DrawCommand read_draw(std::uint32_t op, std::span<const std::byte> payloa
   }
   std::memcpy(&c.draw, payload.data() + at, sizeof c.draw);
   at += sizeof c.draw;
-  const std::size_t vertex_bytes = c.buffered ? 0 : std::size_t{c.draw.vertex_count} * c.draw.stride;
-  c.vertices = payload.subspan(at, vertex_bytes);
-  c.indices = payload.subspan(at + vertex_bytes, std::size_t{c.draw.index_count} * 4);
-  c.edge_flags = payload.subspan(at + vertex_bytes + c.indices.size(), std::size_t{c.draw.edge_count} * 4);
+  c.vertex_bytes = std::size_t{c.draw.vertex_count} * c.draw.stride;
+  const std::size_t inline_bytes = c.buffered ? 0 : c.vertex_bytes;
+  c.vertices = payload.subspan(at, inline_bytes);
+  c.indices = payload.subspan(at + inline_bytes, std::size_t{c.draw.index_count} * 4);
+  c.edge_flags = payload.subspan(at + inline_bytes + c.indices.size(), std::size_t{c.draw.edge_count} * 4);
   return c;
 }
 
