@@ -67,6 +67,17 @@ void write_quad(std::byte* dst, std::size_t first, float w, float h, D3DCOLOR c)
   quad(v, 0, 0, w, h, c);
   std::memcpy(dst + first * kStrideC, v.bytes().data(), v.bytes().size());
 }
+// A vertex buffer kVB of `vertices` vertices, the first six a full-target 8×8 quad of
+// colour c (the rest zero).
+void make_quad_vb(dp2::Device& dev, std::size_t vertices, D3DCOLOR c) {
+  make_vb(dev, kVB, vertices);
+  write_quad(dev.surface_bytes(kVB).data(), 0, 8, 8, c);
+}
+// Lets a held GPU run what was queued, and waits for it.
+void release_gpu(dp2::Device& dev) {
+  dev.hold_gpu(false);
+  dev.wait_idle();
+}
 // DrawPrimitives2 drawing TRIANGLELIST (2 triangles) from vertex `first` of the vertex
 // buffer surface `vb` (lpDDVertex), after a clear to black.
 HRESULT draw_from_vb(dp2::Device& dev, ULONG_PTR ctx, DWORD vb, WORD first, DWORD vertex_count,
@@ -306,8 +317,7 @@ TEST_CASE("locks: a draw from a vertex buffer keeps it busy until the GPU has ru
   // buffer's allocation is in the submission: a Lock waits for it, and with DoNotWait
   // answers "not idle" (pfnLock page) — as a Lock on a render target does.
   Rig rig(8, 8);
-  make_vb(rig.dev, kVB, 6);
-  write_quad(rig.dev.surface_bytes(kVB).data(), 0, 8, 8, 0xFF00FF00u);
+  make_quad_vb(rig.dev, 6, 0xFF00FF00u);
   rig.dev.hold_gpu(true);
   REQUIRE(draw_from_vb(rig.dev, rig.ctx, kVB, 0, 6) == D3D_OK);
   D3DDDIARG_LOCK nw = lock_args(kVB, kDoNotWait);
@@ -318,8 +328,7 @@ TEST_CASE("locks: a draw from a vertex buffer keeps it busy until the GPU has ru
   REQUIRE(rig.dev.Lock(discard) == S_OK);
   write_quad(static_cast<std::byte*>(discard.pSurfData), 0, 8, 8, 0xFF0000FFu);
   REQUIRE(unlock(rig.dev, kVB) == S_OK);
-  rig.dev.hold_gpu(false);
-  rig.dev.wait_idle();
+  release_gpu(rig.dev);
   REQUIRE(rig.dev.Lock(nw) == S_OK);
   REQUIRE(unlock(rig.dev, kVB) == S_OK);
   CHECK(rig.count_not(kRT, 0x0000FF00u) == 0);
@@ -333,8 +342,7 @@ TEST_CASE("locks: SWAPVERTEXBUFFER alone renames a vertex buffer queued draws st
   // of its own size while the call's draw is queued, so the caller's next Lock does not
   // wait, and the draw reads the call's vertices.
   Rig rig(8, 8);
-  make_vb(rig.dev, kVB, 6);
-  write_quad(rig.dev.surface_bytes(kVB).data(), 0, 8, 8, 0xFFFF00FFu);
+  make_quad_vb(rig.dev, 6, 0xFFFF00FFu);
   rig.dev.hold_gpu(true);
   REQUIRE(draw_from_vb(rig.dev, rig.ctx, kVB, 0, 6, 0x7C00, D3DHALDP2_SWAPVERTEXBUFFER) == D3D_OK);
   D3DDDIARG_LOCK nw = lock_args(kVB, kDoNotWait);
@@ -342,8 +350,7 @@ TEST_CASE("locks: SWAPVERTEXBUFFER alone renames a vertex buffer queued draws st
   CHECK(nw.pSurfData != nullptr);
   REQUIRE(unlock(rig.dev, kVB) == S_OK);
   CHECK(rig.dev.surface_bytes(kVB).size() == 6 * kStrideC);
-  rig.dev.hold_gpu(false);
-  rig.dev.wait_idle();
+  release_gpu(rig.dev);
   CHECK(rig.count_not(kRT, 0x00FF00FFu) == 0);
 }
 
@@ -352,8 +359,7 @@ TEST_CASE("locks: a DX8 stream draw reads its vertices in place from VStart") {
   // into the buffer (its DRAW_BUFFER offset), so the second quad (green) is drawn, not the
   // first (red).
   Rig rig(8, 8);
-  make_vb(rig.dev, kVB, 12);
-  write_quad(rig.dev.surface_bytes(kVB).data(), 0, 8, 8, 0xFFFF0000u);
+  make_quad_vb(rig.dev, 12, 0xFFFF0000u);
   write_quad(rig.dev.surface_bytes(kVB).data(), 6, 8, 8, 0xFF00FF00u);
   StreamWriter s;
   s.clear(D3DCLEAR_TARGET, 0, 1.0f, 0);
@@ -386,8 +392,7 @@ TEST_CASE("locks: a draw from a vertex buffer the caller holds locked reads the 
   REQUIRE(draw_from_vb(rig.dev, rig.ctx, kVB, 0, 6) == D3D_OK);
   write_quad(held, 0, 8, 8, 0xFF0000FFu);
   REQUIRE(unlock(rig.dev, kVB) == S_OK);
-  rig.dev.hold_gpu(false);
-  rig.dev.wait_idle();
+  release_gpu(rig.dev);
   CHECK(rig.count_not(kRT, 0x00FF0000u) == 0);
 }
 
@@ -396,16 +401,14 @@ TEST_CASE("locks: a SWAPVERTEXBUFFER draw reads the vertices of the call") {
   // least dwReqVertexBufSize (D3dDrawPrimitives2 page) when the call returns; the call's
   // draws still read the old storage, which lives until they have run.
   Rig rig(8, 8);
-  make_vb(rig.dev, kVB, 6);
-  write_quad(rig.dev.surface_bytes(kVB).data(), 0, 8, 8, 0xFF0000FFu);
+  make_quad_vb(rig.dev, 6, 0xFF0000FFu);
   rig.dev.hold_gpu(true);
   REQUIRE(draw_from_vb(rig.dev, rig.ctx, kVB, 0, 6, 0x7C00, D3DHALDP2_SWAPVERTEXBUFFER | D3DHALDP2_REQVERTEXBUFSIZE,
                        4096) == D3D_OK);
   const std::span<std::byte> fresh = rig.dev.surface_bytes(kVB);
   CHECK(fresh.size() >= 4096);
   CHECK(std::all_of(fresh.begin(), fresh.end(), [](std::byte b) { return b == std::byte{0}; }));
-  rig.dev.hold_gpu(false);
-  rig.dev.wait_idle();
+  release_gpu(rig.dev);
   CHECK(rig.count_not(kRT, 0x000000FFu) == 0);
 }
 
