@@ -342,7 +342,9 @@ void Backend::execute(std::span<const std::byte> commands, memory::VideoMemory& 
     switch (op) {
       case DP2GPU_OP_SET_STATE: set_state(payload, memory, counters); break;
       case DP2GPU_OP_DRAW:
-      case DP2GPU_OP_DRAW_BUFFER: draw(read_draw(op, payload), memory, counters); break;
+      case DP2GPU_OP_DRAW_BUFFER:
+        if (const auto draw_command = read_draw(op, payload)) draw(*draw_command, memory, counters);  // validated: always
+        break;
       case DP2GPU_OP_CLEAR: clear(payload); break;
       case DP2GPU_OP_SET_TRANSFORM_LIGHTING:
         tnl_.valid = vertex::decode_tnl_state(payload, tnl_.state, tnl_.worlds);

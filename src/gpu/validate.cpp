@@ -65,24 +65,17 @@ HRESULT check_set_state(std::span<const std::byte> p, std::size_t payload_at, st
 // DRAW carries its vertices inline; DRAW_BUFFER names them by an address (a patch slot)
 // and carries only its indices and edge flags.
 HRESULT check_draw(std::uint32_t op, std::span<const std::byte> p, std::size_t payload_at, std::vector<std::size_t>& slots) {
-  const bool buffered = op == DP2GPU_OP_DRAW_BUFFER;
-  const std::size_t fixed = buffered ? sizeof(DP2GPU_DRAW_BUFFER) : sizeof(DP2GPU_DRAW);
-  if (p.size() < fixed) return D3DDDIERR_INVALIDUSERBUFFER;
-  const auto d = load<DP2GPU_DRAW>(p, fixed - sizeof(DP2GPU_DRAW));
+  const std::optional<DrawCommand> c = read_draw(op, p);
+  if (!c) return D3DDDIERR_INVALIDUSERBUFFER;
+  const DP2GPU_DRAW& d = c->draw;
   if (d.topology >= kTopologyCount || d.stride == 0) return D3DDDIERR_INVALIDINSTRUCTION;
-  std::size_t vertex_bytes = 0, index_bytes = 0, edge_bytes = 0, total = fixed;
-  if (!checked_mul(d.vertex_count, d.stride, vertex_bytes) || !checked_mul(d.index_count, 4, index_bytes) ||
-      !checked_mul(d.edge_count, 4, edge_bytes) || !checked_add(total, buffered ? 0 : vertex_bytes, total) ||
-      !checked_add(total, index_bytes, total) || !checked_add(total, edge_bytes, total) || total > p.size())
-    return D3DDDIERR_INVALIDUSERBUFFER;
   // The primitives must fit the vertices (or indices) the command names.
   const std::uint64_t available = d.index_count ? d.index_count : d.vertex_count;
   if (d.primitive_count > 0 && vertices_needed(d.topology, d.primitive_count) > available)
     return D3DDDIERR_INVALIDINSTRUCTION;
-  const std::size_t indices_at = fixed + (buffered ? 0 : vertex_bytes);
   for (std::uint32_t i = 0; i < d.index_count; ++i)
-    if (load<std::uint32_t>(p, indices_at + 4 * std::size_t{i}) >= d.vertex_count) return D3DDDIERR_INVALIDINSTRUCTION;
-  if (buffered) slots.push_back(payload_at + offsetof(DP2GPU_DRAW_BUFFER, vertices));
+    if (load<std::uint32_t>(c->indices, 4 * std::size_t{i}) >= d.vertex_count) return D3DDDIERR_INVALIDINSTRUCTION;
+  if (c->buffered) slots.push_back(payload_at + offsetof(DP2GPU_DRAW_BUFFER, vertices));
   return S_OK;
 }
 
@@ -106,6 +99,27 @@ HRESULT check_transform_lighting(std::span<const std::byte> p) {
 }
 
 }  // namespace
+
+std::optional<DrawCommand> read_draw(std::uint32_t op, std::span<const std::byte> payload) {
+  DrawCommand c;
+  c.buffered = op == DP2GPU_OP_DRAW_BUFFER;
+  const std::size_t fixed = c.buffered ? sizeof(DP2GPU_DRAW_BUFFER) : sizeof(DP2GPU_DRAW);
+  if (payload.size() < fixed) return std::nullopt;
+  if (c.buffered) c.vertex_address = load<std::uint64_t>(payload, offsetof(DP2GPU_DRAW_BUFFER, vertices));
+  c.draw = load<DP2GPU_DRAW>(payload, fixed - sizeof(DP2GPU_DRAW));
+  std::size_t index_bytes = 0, edge_bytes = 0, total = fixed;
+  if (!checked_mul(c.draw.vertex_count, c.draw.stride, c.vertex_bytes) || !checked_mul(c.draw.index_count, 4, index_bytes) ||
+      !checked_mul(c.draw.edge_count, 4, edge_bytes))
+    return std::nullopt;
+  const std::size_t inline_bytes = c.buffered ? 0 : c.vertex_bytes;
+  if (!checked_add(total, inline_bytes, total) || !checked_add(total, index_bytes, total) ||
+      !checked_add(total, edge_bytes, total) || total > payload.size())
+    return std::nullopt;
+  c.vertices = payload.subspan(fixed, inline_bytes);
+  c.indices = payload.subspan(fixed + inline_bytes, index_bytes);
+  c.edge_flags = payload.subspan(fixed + inline_bytes + index_bytes, edge_bytes);
+  return c;
+}
 
 HRESULT validate_submission(std::span<const std::byte> commands, std::span<const D3DDDI_ALLOCATIONLIST> allocations,
                             std::span<const D3DDDI_PATCHLOCATIONLIST> patches,

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -35,9 +36,8 @@ HRESULT validate_submission(std::span<const std::byte> commands, std::span<const
                             const std::function<bool(std::uint32_t)>& allocation_exists,
                             std::vector<std::size_t>& slots);
 
-// A DRAW or DRAW_BUFFER command that validate_submission accepted, in parts.
-// `vertex_address` is DRAW_BUFFER's (patched) address, and `vertices` is empty then; a
-// DRAW has its vertices inline.
+// A DRAW or DRAW_BUFFER command in parts. `vertex_address` is DRAW_BUFFER's (patched)
+// address, and `vertices` is empty then; a DRAW has its vertices inline.
 struct DrawCommand {
   DP2GPU_DRAW draw{};
   bool buffered = false;
@@ -45,23 +45,9 @@ struct DrawCommand {
   std::size_t vertex_bytes = 0;  // vertex_count × stride, inline or at vertex_address
   std::span<const std::byte> vertices, indices, edge_flags;
 };
-inline DrawCommand read_draw(std::uint32_t op, std::span<const std::byte> payload) {
-  DrawCommand c;
-  c.buffered = op == DP2GPU_OP_DRAW_BUFFER;
-  std::size_t at = 0;
-  if (c.buffered) {
-    std::memcpy(&c.vertex_address, payload.data() + offsetof(DP2GPU_DRAW_BUFFER, vertices), sizeof c.vertex_address);
-    at = offsetof(DP2GPU_DRAW_BUFFER, draw);
-  }
-  std::memcpy(&c.draw, payload.data() + at, sizeof c.draw);
-  at += sizeof c.draw;
-  c.vertex_bytes = std::size_t{c.draw.vertex_count} * c.draw.stride;
-  const std::size_t inline_bytes = c.buffered ? 0 : c.vertex_bytes;
-  c.vertices = payload.subspan(at, inline_bytes);
-  c.indices = payload.subspan(at + inline_bytes, std::size_t{c.draw.index_count} * 4);
-  c.edge_flags = payload.subspan(at + inline_bytes + c.indices.size(), std::size_t{c.draw.edge_count} * 4);
-  return c;
-}
+// Its parts, or nullopt when the payload is shorter than its counts say (every size
+// checked for overflow). validate_submission checks the rest of its rules.
+std::optional<DrawCommand> read_draw(std::uint32_t op, std::span<const std::byte> payload);
 
 // Calls fn(op, payload) for each command of a buffer that validate_submission accepted.
 template <class Fn>

@@ -461,25 +461,18 @@ std::span<std::byte> VideoMemory::resolve(GpuAddress address, std::uint64_t size
   std::lock_guard guard(impl_->mutex);
   const std::uint64_t id = address >> kSegmentShift;
   const std::uint64_t offset = address & kOffsetMask;
-  if (id == kApertureId) {
-    const auto& placed = impl_->aperture.placed;
-    auto it = placed.upper_bound(offset);
-    if (it == placed.begin()) return {};
-    --it;
-    Allocation& a = impl_->allocations.at(it->second);
-    const std::uint64_t inside = offset - a.aperture_offset;
-    if (a.pins == 0 || inside > a.desc.size || size > a.desc.size - inside) return {};
-    return std::span(a.system).subspan(static_cast<std::size_t>(inside), static_cast<std::size_t>(size));
-  }
-  if (id == 0 || id > impl_->segments.size()) return {};
-  const Segment& s = impl_->segments[id - 1];
-  auto it = s.placed.upper_bound(offset);
-  if (it == s.placed.begin()) return {};
+  // A segment's placements or the aperture's: start offset → allocation.
+  const std::map<std::uint64_t, AllocationHandle>* placed = nullptr;
+  if (id == kApertureId) placed = &impl_->aperture.placed;
+  else if (id != 0 && id <= impl_->segments.size()) placed = &impl_->segments[id - 1].placed;
+  if (!placed) return {};
+  auto it = placed->upper_bound(offset);
+  if (it == placed->begin()) return {};
   --it;
-  const Allocation& a = impl_->allocations.at(it->second);
-  const std::uint64_t inside = offset - a.offset;  // offset >= a.offset by upper_bound
+  Allocation& a = impl_->allocations.at(it->second);
+  const std::uint64_t inside = offset - it->first;  // offset >= the start by upper_bound
   if (a.pins == 0 || inside > a.desc.size || size > a.desc.size - inside) return {};
-  return s.memory.subspan(offset, size);
+  return impl_->contents(a).subspan(static_cast<std::size_t>(inside), static_cast<std::size_t>(size));
 }
 
 std::span<std::byte> VideoMemory::bytes(AllocationHandle handle) {
