@@ -552,25 +552,31 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
 
   std::uint64_t written = 0;
   // Blocks [0, cols_inside) lie inside the surfaces' width (x + 4 <= width).
-  const std::int32_t cols_inside = width - g.x0 < 4 ? 0 : (width - g.x0) / 4;
+  // (At most a row's 16: full_blocks below shifts by it.)
+  const std::int32_t inside = width - g.x0 < 4 ? 0 : (width - g.x0) / 4;
+  const std::int32_t cols_inside = inside < BlockGrid::kMaxCols ? inside : BlockGrid::kMaxCols;
+  static_assert(BlockGrid::kMaxCols == 16, "row_masks() reads a row of 16 block masks");
   for (std::int32_t row = 0; row < g.rows; ++row) {
     const std::uint8_t* masks = g.masks[row];
+    // The row's blocks are visited by their bits: an empty block costs nothing, and a full
+    // one is known without reading its mask (W1's rows are all full, W4's mostly empty).
+    const RowMasks row_bits = row_masks(g.masks[row], g.cols);
+    if (row_bits.covered == 0) continue;
     const std::int32_t y = g.y0 + 2 * row;
     // ... and are whole when the row pair lies inside their height too.
     const std::int32_t whole_cols = y + 2 <= height ? cols_inside : 0;
+    // Blocks whose eight lanes are covered and inside the surfaces (whole_cols ≤ 16).
+    const std::uint32_t full_blocks = row_bits.full & ((1u << whole_cols) - 1u);
     std::byte* const color_row = row_start(color_base, color_pitch, g.x0, y, color16);
     std::byte* const depth_row = kDepth ? row_start(depth_base, depth_pitch, g.x0, y, depth16) : nullptr;
     const F8 fy = to_float(splat_i(y - t.oy()) + lane_y);
     // This row pair's dither offsets (y % 4 is 0 or 2); 0 where nothing dithers.
     const F8 dither = dither_on ? load(d.dither_rows[(y >> 1) & 1].data()) : splat(0.0f);
-    bool row_started = false;
-    for (std::int32_t k = 0; k < g.cols; ++k) {
-      const int covered = masks[k];
-      if (covered == 0) continue;
-      if (!row_started) {
-        for_each_plane([&](int slot, const Plane&) DP2_LAMBDA_INLINE { planes[slot].row(fy); });
-        row_started = true;
-      }
+    for_each_plane([&](int slot, const Plane&) DP2_LAMBDA_INLINE { planes[slot].row(fy); });
+    for (std::uint32_t left = row_bits.covered; left != 0; left &= left - 1) {
+      const auto k = static_cast<std::int32_t>(__builtin_ctz(left));
+      const bool full_block = (full_blocks >> k) & 1u;
+      const int covered = full_block ? 0xFF : masks[k];
       const bool whole = k < whole_cols;
       // One block; `full` (std::true_type) when all 8 lanes are covered and inside the
       // surfaces, where the masks fold away.
@@ -691,7 +697,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
         const I8 raw = (encode(color) & write_keep) | andnot(write_keep, old);
         store_block(cb, pass_bits, select(pass, raw, old));
       };
-      if (covered == 0xFF && whole) shade_block(std::true_type{});
+      if (full_block) shade_block(std::true_type{});
       else shade_block(std::false_type{});
     }
   }

@@ -424,6 +424,31 @@ inline void store_rows16(void* row0, void* row1, I8 a) {
 }
 #endif
 
+// One row of a grid's block masks (span.h: BlockGrid, 16 bytes, `cols` of them in use):
+// bit k of `covered` is set where block k has a covered lane, of `full` where all eight are.
+struct RowMasks {
+  std::uint32_t covered, full;
+};
+#if DP2_SIMD_TARGET == 1 || DP2_SIMD_TARGET == 2
+// Two byte compares over the whole row, whose unused tail (k ≥ cols) the shift drops.
+inline RowMasks row_masks(const std::uint8_t (&row)[16], std::int32_t cols) {
+  const __m128i m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row));
+  const auto used = static_cast<std::uint32_t>((1u << cols) - 1u);  // cols ≤ 16
+  const auto empty = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(m, _mm_setzero_si128())));
+  const auto full = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(m, _mm_set1_epi8(-1))));
+  return {~empty & used, full & used};
+}
+#else  // scalar and NEON: block by block, reading only the blocks in use
+inline RowMasks row_masks(const std::uint8_t (&row)[16], std::int32_t cols) {
+  RowMasks r{0, 0};
+  for (std::int32_t k = 0; k < cols; ++k) {
+    r.covered |= static_cast<std::uint32_t>(row[k] != 0) << k;
+    r.full |= static_cast<std::uint32_t>(row[k] == 0xFF) << k;
+  }
+  return r;
+}
+#endif
+
 // Shared spellings built on the primitives above (the same on every target).
 inline I8 operator~(I8 a) { return a ^ splat_i(-1); }
 // clamp01(x) = x > 0 ? (x < 1 ? x : 1) : 0, NaN → 0 (combiner.h): max(x, 0) turns NaN into
