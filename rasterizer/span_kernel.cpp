@@ -115,6 +115,10 @@ DP2_INLINE void store_block(const Block& b, int covered, I8 value) {
 
 // compare() of pixel.cpp on values below 2^31.
 DP2_INLINE I8 compare(Compare func, I8 a, I8 b) {
+  // The usual depth tests first, so they take no jump through the switch's table.
+  if (func == Compare::kLess) [[likely]]
+    return cmp_gt(b, a);
+  if (func == Compare::kLessEqual) return ~cmp_gt(a, b);
   switch (func) {
     case Compare::kNever: return splat_i(0);
     case Compare::kLess: return cmp_gt(b, a);
@@ -610,7 +614,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
           // A full block without an alpha test: every lane is live.
           const bool all_live = kFull && !alpha_test;
           const I8 pass = all_live ? compare(depth_func, value, old_depth) : live & compare(depth_func, value, old_depth);
-          const I8 depth = depth_write ? select(pass, value, old_depth) : old_depth;
+          const I8 depth = __builtin_expect(depth_write, 1) ? select(pass, value, old_depth) : old_depth;
           const I8 raw = depth16 ? depth : shl<8>(depth) | (old_raw & depth_keep);
           store_block(zb, live_bits, all_live ? raw : select(live, raw, old_raw));
           return pass;
@@ -620,10 +624,12 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
         // and shade only the survivors.
         if (kDepth && !alpha_test) {
           pass = depth_test(cover, covered);
-          if (bits(pass) == 0) return;
+          if (bits(pass) == 0) [[unlikely]]
+            return;
         }
         // run_stages(): CURRENT starts as the diffuse colour. Unneeded alpha stays 1.
-        const Color8 diffuse{channel(0), channel(1), channel(2), need_alpha ? channel(3) : splat(1.0f)};
+        const Color8 diffuse{channel(0), channel(1), channel(2),
+                             __builtin_expect(need_alpha, kBlend) ? channel(3) : splat(1.0f)};
         Color8 color = diffuse;
         if constexpr (kTexture) {
           Color8 texel = white;
@@ -666,7 +672,8 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
           color = {f * color.r + g1 * splat(fc.r), f * color.g + g1 * splat(fc.g), f * color.b + g1 * splat(fc.b),
                    color.a};
         }
-        color = {clamp01(color.r), clamp01(color.g), clamp01(color.b), need_alpha ? clamp01(color.a) : color.a};
+        color = {clamp01(color.r), clamp01(color.g), clamp01(color.b),
+                 __builtin_expect(need_alpha, kBlend) ? clamp01(color.a) : color.a};
         if (alpha_test) {
           pass = cover & compare(alpha_func, quantize8(color.a), splat_i(d.alpha_ref));
           const int alive = bits(pass);
@@ -684,7 +691,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
           return color16 ? decode16(layout16, raw) : decode_argb(raw, color_alpha);
         };
         written += static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(pass_bits)));
-        if (!kBlend && write_all && (kFull || whole) && pass_bits == 0xFF) {
+        if (!kBlend && write_all && (kFull || whole) && pass_bits == 0xFF) [[likely]] {
           store_block(cb, 0xFF, encode(color));
           return;
         }
