@@ -264,4 +264,29 @@ TEST_CASE("simd ops, " DP2_SIMD_OPS_COPY ": a grid's block masks are coverage.h'
   }
 }
 
+TEST_CASE("simd ops, " DP2_SIMD_OPS_COPY ": a row's mask bits name its covered and its full blocks, the first cols only") {
+  // row_masks against its definition: bit k of `covered` is set where row[k] != 0, of
+  // `full` where row[k] == 0xFF, for k < cols; the bytes past cols (a grid narrower than
+  // a tile leaves them as they were) change neither. Masks drawn from 0, 0xFF and others.
+  if (!target_runs()) return;
+  std::mt19937 rng(0x526F);
+  std::uniform_int_distribution<int> kind(0, 3), byte(1, 0xFE), col_count(0, 16);
+  for (int n = 0; n < 20000; ++n) {
+    alignas(16) std::uint8_t row[16];
+    for (std::uint8_t& m : row) {
+      const int k = kind(rng);
+      m = static_cast<std::uint8_t>(k == 0 ? 0 : k == 1 ? 0xFF : byte(rng));
+    }
+    const std::int32_t cols = col_count(rng);
+    std::uint32_t covered = 0, full = 0;
+    for (std::int32_t k = 0; k < cols; ++k) {
+      if (row[k] != 0) covered |= 1u << k;
+      if (row[k] == 0xFF) full |= 1u << k;
+    }
+    const RowMasks got = row_masks(row, cols);
+    REQUIRE(got.covered == covered);
+    REQUIRE(got.full == full);
+  }
+}
+
 #endif  // DP2_SIMD_TARGET
