@@ -430,7 +430,8 @@ struct RowMasks {
   std::uint32_t covered, full;
 };
 #if DP2_SIMD_TARGET == 1 || DP2_SIMD_TARGET == 2
-// Two byte compares over the whole row, whose unused tail (k ≥ cols) the shift drops.
+// Two byte compares over the whole row; `& used` drops its unused tail (k ≥ cols), which
+// a grid narrower than a tile leaves unwritten.
 inline RowMasks row_masks(const std::uint8_t (&row)[16], std::int32_t cols) {
   const __m128i m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row));
   const auto used = static_cast<std::uint32_t>((1u << cols) - 1u);  // cols ≤ 16
