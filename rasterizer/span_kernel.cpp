@@ -555,10 +555,10 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   const bool in_range = sampled && !perspective && in_range_coords(d, t, tri_planes, g);
 
   std::uint64_t written = 0;
-  // Blocks [0, cols_inside) lie inside the surfaces' width (x + 4 <= width).
-  // (At most a row's 16: full_blocks below shifts by it.)
+  // Bit k: block k lies inside the surfaces' width (x + 4 <= width). Set once per grid, as
+  // a mask like row_masks()'s, so a row's whole and full blocks are two ANDs.
   const std::int32_t inside = width - g.x0 < 4 ? 0 : (width - g.x0) / 4;
-  const std::int32_t cols_inside = inside < BlockGrid::kMaxCols ? inside : BlockGrid::kMaxCols;
+  const std::uint32_t inside_bits = inside < BlockGrid::kMaxCols ? (1u << inside) - 1u : (1u << BlockGrid::kMaxCols) - 1u;
   static_assert(BlockGrid::kMaxCols == 16, "row_masks() reads a row of 16 block masks");
   for (std::int32_t row = 0; row < g.rows; ++row) {
     const auto& masks = g.masks[row];
@@ -567,10 +567,10 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
     const RowMasks row_bits = row_masks(masks, g.cols);
     if (row_bits.covered == 0) continue;
     const std::int32_t y = g.y0 + 2 * row;
-    // ... and are whole when the row pair lies inside their height too.
-    const std::int32_t whole_cols = y + 2 <= height ? cols_inside : 0;
-    // Blocks whose eight lanes are covered and inside the surfaces (whole_cols ≤ 16).
-    const std::uint32_t full_blocks = row_bits.full & ((1u << whole_cols) - 1u);
+    // ... and is whole when the row pair lies inside their height too.
+    const std::uint32_t whole_bits = y + 2 <= height ? inside_bits : 0;
+    // Blocks whose eight lanes are covered and inside the surfaces.
+    const std::uint32_t full_blocks = row_bits.full & whole_bits;
     std::byte* const color_row = row_start(color_base, color_pitch, g.x0, y, color16);
     std::byte* const depth_row = kDepth ? row_start(depth_base, depth_pitch, g.x0, y, depth16) : nullptr;
     const F8 fy = to_float(splat_i(y - t.oy()) + lane_y);
@@ -581,7 +581,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
       const auto k = static_cast<std::int32_t>(__builtin_ctz(left));
       const bool full_block = (full_blocks >> k) & 1u;
       const int covered = full_block ? 0xFF : masks[k];
-      const bool whole = k < whole_cols;
+      const bool whole = (whole_bits >> k) & 1u;
       // One block; `full` (std::true_type) when all 8 lanes are covered and inside the
       // surfaces, where the masks fold away.
       auto shade_block = [&](auto full) DP2_LAMBDA_INLINE {
