@@ -211,7 +211,7 @@ TEST_CASE("frontend roundtrip: _IMM after an odd-WORD position") {
   CHECK(fx.vertices(draws[2]) == slice(verts, 0, 3));
 }
 
-TEST_CASE("frontend roundtrip: CLEAR keeps flags, values and rectangles; 0 rects still carry one RECT") {
+TEST_CASE("frontend roundtrip: CLEAR keeps flags, values and rectangles, 0 rects still carry one RECT") {
   // D3DHAL_DP2CLEAR (§4.1): dwFlags, dwFillColor, dvFillDepth, dwFillStencil, then n RECTs
   // (count = wPrimitiveCount). With n = 0 the structure "still includes space for a single
   // RECT" (D3DHAL_DP2CLEAR page): 16 + 16 bytes are consumed.
@@ -471,7 +471,7 @@ TEST_CASE("frontend roundtrip: opcodes without state are still consumed exactly"
   CHECK(fx.s().streams[1].divider == 4u);
 }
 
-TEST_CASE("frontend roundtrip: shader objects keep their tokens; constants land in their registers") {
+TEST_CASE("frontend roundtrip: shader objects keep their tokens, constants land in their registers") {
   Fx fx(5, true);
   const Bytes cmds = B()
                          // CREATEVERTEXSHADER: handle, dwDeclSize 8, dwCodeSize 12, decl, code (§3 row 45).

@@ -371,7 +371,7 @@ TEST_CASE("frontend rules: dwVertexOffset moves vertex 0 and shrinks nothing els
   CHECK(fx.vertices(fx.draws()[0]) == slice(verts, 1, 3));
 }
 
-TEST_CASE("frontend rules: a failed command leaves no records of its own; earlier ones stay") {
+TEST_CASE("frontend rules: a failed command leaves no records of its own, earlier ones stay") {
   const Bytes verts = make_vertices(6);
   Fx fx;
   Call call;

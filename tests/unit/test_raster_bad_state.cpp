@@ -148,7 +148,7 @@ TEST_CASE("raster bad state: the colour key compares a texel's bits in the textu
   }
 }
 
-TEST_CASE("raster bad state: a fan's edge word has 32 flags; edges past bit 31 are not drawn") {
+TEST_CASE("raster bad state: a fan's edge word has 32 flags, edges past bit 31 are not drawn") {
   // D3DHAL_DP2TRIANGLEFAN: bit i is edge V[i]–V[i+1], bit n+1 the closing V[n+1]–V[0];
   // a fan of 40 triangles closes at bit 41, which the 32-bit word does not have. The page
   // does not say what such an edge does; dp2's rule: no flag, not drawn. With every bit

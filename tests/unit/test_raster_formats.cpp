@@ -428,7 +428,7 @@ TEST_CASE("read_raw and decode_texel find the block holding (x, y)") {
   CHECK(r::decode_texel(tex, 0, 0, 0) == rgba(0, 0, 0, 1));
 }
 
-TEST_CASE("decode_texel applies the P8 palette; alpha only with palette_alpha") {
+TEST_CASE("decode_texel applies the P8 palette, alpha only with palette_alpha") {
   std::array<std::uint32_t, 256> palette{};
   palette[3] = 0x80FF8000u;
   std::vector<std::byte> mem = bytes({3, 0, 0, 0});

@@ -98,7 +98,7 @@ TEST_CASE("render more stages: COMPLEMENT and ALPHAREPLICATE on DIFFUSE / SPECUL
   CHECK(near1(got, {(1 - d.r) * s.a, (1 - d.g) * s.a, (1 - d.b) * s.a, s.a * (1 - d.a)}));
 }
 
-TEST_CASE("render more stages: a DISABLE stage ends the cascade; later stages are ignored") {
+TEST_CASE("render more stages: a DISABLE stage ends the cascade, later stages are ignored") {
   // "D3DTOP_DISABLE: disables output from this texture stage and all stages with a higher
   // index." Stage 0 selects the diffuse colour, stage 1 DISABLE, stage 2 would select TFACTOR.
   const std::uint32_t got = cascade([](StreamWriter& w) {

@@ -57,7 +57,7 @@ TEST_CASE("render target formats: a flat colour read back as the format's raw bi
   }
 }
 
-TEST_CASE("render dithering into R5G6B5: a 4×4 pattern averaging to the colour; off = rounded") {
+TEST_CASE("render dithering into R5G6B5: a 4×4 pattern averaging to the colour, off = rounded") {
   // R=100 G=50 B=201: 12.16, 12.35, 24.44 LSBs (R5, G6, B5) — none representable.
   const D3DCOLOR c = 0xFF6432C9u;
   const double lsb[3] = {ch(c, 16) * 31, ch(c, 8) * 63, ch(c, 0) * 31};

@@ -65,7 +65,7 @@ TEST_CASE("StreamWriter: one RENDERSTATE is 08 00 01 00 + state + value") {
   CHECK(w.command_count() == 1);
 }
 
-TEST_CASE("StreamWriter: consecutive render states merge; another command ends the merge") {
+TEST_CASE("StreamWriter: consecutive render states merge, another command ends the merge") {
   dp2::StreamWriter w;
   w.render_state(D3DRS_ZENABLE, 1)
       .render_state_f(D3DRS_FOGSTART, 0.5f)
@@ -230,7 +230,7 @@ TEST_CASE("StreamWriter: _IMM vertex data is DWORD-aligned relative to the buffe
   }
 }
 
-TEST_CASE("StreamWriter: CLEAR with no rects still carries one RECT; with rects, n RECTs") {
+TEST_CASE("StreamWriter: CLEAR with no rects still carries one RECT, with rects, n RECTs") {
   dp2::StreamWriter w;
   w.clear(D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER, 0xFF102030u, 1.0f, 0);
   Expect e;
