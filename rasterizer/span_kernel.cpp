@@ -678,8 +678,15 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
           color = {f * color.r + g1 * splat(fc.r), f * color.g + g1 * splat(fc.g), f * color.b + g1 * splat(fc.b),
                    color.a};
         }
-        color = {clamp01(color.r), clamp01(color.g), clamp01(color.b),
-                 __builtin_expect(need_alpha, kBlend) ? clamp01(color.a) : color.a};
+        // The stage's op() clamped its channels already (alpha where ALPHAOP ran), and
+        // clamp01 of clamp01's output is the same value (never NaN, in [0, 1]): only the
+        // specular add or fog after it needs the clamp again.
+        const bool rgb_clamped = kTexture && !specular && fog == FastDraw::Fog::kNone;
+        const bool alpha_clamped = kTexture && !alpha_op_disabled;
+        const auto clamp_unless = [](bool clamped, F8 c) DP2_LAMBDA_INLINE { return clamped ? c : clamp01(c); };
+        color = {clamp_unless(rgb_clamped, color.r), clamp_unless(rgb_clamped, color.g),
+                 clamp_unless(rgb_clamped, color.b),
+                 __builtin_expect(need_alpha, kBlend) ? clamp_unless(alpha_clamped, color.a) : color.a};
         if (alpha_test) {
           pass = cover & compare(alpha_func, quantize8(color.a), splat_i(d.alpha_ref));
           const int alive = bits(pass);
