@@ -174,8 +174,8 @@ int main(int argc, char** argv) {
   app.add_flag("--every-draw", every_draw, "Also write each draw's render target as draw_NNNNN.png");
   app.add_option("--threads", threads, "Rendering threads (0 = one per core); images do not depend on it");
   app.add_option("--isa", isa,
-                 "Instruction set: auto, scalar, sse41, avx2, neon. Only the scalar path exists so far: every "
-                 "choice runs it");
+                 "Instruction set of the SIMD kernels: auto, scalar, sse41, avx2, avx512, neon (one the CPU lacks "
+                 "falls back to the best it has); images do not depend on it");
   app.add_option("--compare", compare_dir,
                  "Compare each chosen frame with DIR/frame_NNNNN.png; writes diff PNGs and compare-report.txt to "
                  "OUT/diff (or ./dp2replay-diff) and exits 1 on any difference");
@@ -209,8 +209,6 @@ int main(int argc, char** argv) {
     std::cerr << "dp2replay: --every-draw needs -o DIR\n";
     return 2;
   }
-  if (isa != "auto" && isa != "scalar" && !quiet)
-    std::cerr << "dp2replay: only the scalar path exists so far; --isa " << isa << " runs it\n";
 
   std::vector<std::byte> bytes;
   std::string error;

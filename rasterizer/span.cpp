@@ -103,6 +103,9 @@ const BlockKernelTable* block_kernels_sse41() { return nullptr; }
 #if !DP2_HAVE_AVX2
 const BlockKernelTable* block_kernels_avx2() { return nullptr; }
 #endif
+#if !DP2_HAVE_AVX512
+const BlockKernelTable* block_kernels_avx512() { return nullptr; }
+#endif
 #if !DP2_HAVE_NEON
 const BlockKernelTable* block_kernels_neon() { return nullptr; }
 #endif
@@ -248,6 +251,10 @@ bool runs(Isa isa) noexcept {
 #if defined(__x86_64__) || defined(__i386__)
     case Isa::kSse41: return block_kernels_sse41() && __builtin_cpu_supports("sse4.1");
     case Isa::kAvx2: return block_kernels_avx2() && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Isa::kAvx512:
+      return block_kernels_avx512() && runs(Isa::kAvx2) && __builtin_cpu_supports("avx512f") &&
+             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512dq");
 #endif
     case Isa::kNeon: return block_kernels_neon() != nullptr;
     default: return false;
@@ -262,6 +269,7 @@ Isa resolve_isa(Isa requested) noexcept { return requested != Isa::kAuto && runs
 const BlockKernelTable& block_kernels(Isa isa) {
   switch (resolve_isa(isa)) {
     case Isa::kNeon: return *block_kernels_neon();
+    case Isa::kAvx512: return *block_kernels_avx512();
     case Isa::kAvx2: return *block_kernels_avx2();
     case Isa::kSse41: return *block_kernels_sse41();
     default: return *block_kernels_scalar();
@@ -269,7 +277,7 @@ const BlockKernelTable& block_kernels(Isa isa) {
 }
 
 Isa best_isa() noexcept {
-  for (const Isa isa : {Isa::kNeon, Isa::kAvx2, Isa::kSse41})
+  for (const Isa isa : {Isa::kNeon, Isa::kAvx512, Isa::kAvx2, Isa::kSse41})
     if (runs(isa)) return isa;
   return Isa::kScalar;
 }
@@ -279,6 +287,7 @@ const char* isa_name(Isa isa) noexcept {
     case Isa::kScalar: return "scalar";
     case Isa::kSse41: return "sse4.1";
     case Isa::kAvx2: return "avx2";
+    case Isa::kAvx512: return "avx512";
     case Isa::kNeon: return "neon";
     case Isa::kAuto: break;
   }

@@ -147,6 +147,7 @@ using BlockKernelTable = std::array<BlockKernel, kBlockKernelVariants>;
 const BlockKernelTable* block_kernels_scalar();
 const BlockKernelTable* block_kernels_sse41();
 const BlockKernelTable* block_kernels_avx2();
+const BlockKernelTable* block_kernels_avx512();
 const BlockKernelTable* block_kernels_neon();
 
 // The table for `isa` (kAuto: the best this CPU runs); falls back to the best available.

@@ -1,6 +1,6 @@
 // The 8-wide block kernels (span.h), one source compiled per instruction set: CMake builds
-// this file with DP2_SIMD_TARGET = 0 (scalar), 1 (SSE4.1) and 2 (AVX2), each into its own
-// namespace. Called on a worker thread, inside the tile that owns the pixels.
+// this file with DP2_SIMD_TARGET = 0 (scalar), 1 (SSE4.1), 2 (AVX2) and 4 (AVX-512: the
+// AVX2 code with 32 registers, simd.h), each into its own namespace. Called on a worker thread, inside the tile that owns the pixels.
 //
 // Each step repeats the scalar pipeline's arithmetic in the same order (pixel.cpp,
 // combiner.cpp, sampler.cpp, formats.cpp: -ffp-contract=off, float), so a pixel gets the
@@ -319,11 +319,11 @@ template <bool kAlpha, bool kInRange>
   return lerp<kAlpha>(c0, c1, select(quad_a, splat(mip[0].fraction), splat(mip[1].fraction)));
 }
 
-// The single-level case inline in the block body of the AVX2 copy: a call passes the
+// The single-level case inline in the block body of the AVX2 and AVX-512 copies: a call passes the
 // coordinates and returns the 128-byte colour through memory (W2 +5%). The scalar and
 // SSE4.1 copies keep the call: inlined into every kernel it makes them much slower to
 // compile, in each of CI's builds, and only CPUs without AVX2 run them.
-#if DP2_SIMD_TARGET == 2
+#if DP2_SIMD_AVX2_CODE
 #define DP2_SAMPLE_INLINE DP2_INLINE
 #else
 #define DP2_SAMPLE_INLINE [[gnu::noinline]]
@@ -727,11 +727,11 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
 template <bool kDepth, bool kTexture, bool kBlend>
 void shade_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_planes, const BlockGrid& g,
                 TileCounters& counters) {
-  // The AVX2 and NEON copies compile the 16-bit tests out of their 32-bit copies. The
+  // The AVX2, AVX-512 and NEON copies compile the 16-bit tests out of their 32-bit copies. The
   // scalar and SSE4.1 copies keep one set, with those tests as per-draw branches: a second
   // set would double their compile time, in every one of CI's builds, and only CPUs
   // without AVX2 run them.
-  constexpr bool kSplit16 = DP2_SIMD_TARGET == 2 || DP2_SIMD_TARGET == 3;
+  constexpr bool kSplit16 = DP2_SIMD_AVX2_CODE || DP2_SIMD_TARGET == 3;
   if constexpr (kSplit16) {
     if (!d.color16 && !d.depth16) {
       // The usual textured stage has its own lean copy (W2, W3, W5): the others switch on
@@ -771,6 +771,8 @@ const BlockKernelTable* block_kernels_scalar() { return &DP2_SIMD_NS::kTable; }
 const BlockKernelTable* block_kernels_sse41() { return &DP2_SIMD_NS::kTable; }
 #elif DP2_SIMD_TARGET == 2
 const BlockKernelTable* block_kernels_avx2() { return &DP2_SIMD_NS::kTable; }
+#elif DP2_SIMD_TARGET == 4
+const BlockKernelTable* block_kernels_avx512() { return &DP2_SIMD_NS::kTable; }
 #else
 const BlockKernelTable* block_kernels_neon() { return &DP2_SIMD_NS::kTable; }
 #endif

@@ -214,9 +214,9 @@ using ReplayCallback = std::function<bool(const ReplayFrame&)>;
 
 struct ReplayOptions {
   unsigned render_threads = 0;  // 0 = one per core; the image does not depend on it
-  // The SIMD kernels' instruction set: "auto", "scalar", "sse41", "avx2" or "neon"; one the
-  // build or CPU lacks falls back to the best it has (the image does not depend on it).
-  // Anything else is an error.
+  // The SIMD kernels' instruction set, by simd_target_from_name()'s names (device.h); one
+  // the build or CPU lacks falls back to the best it has (the image does not depend on
+  // it). Anything else is an error.
   std::string isa = "auto";
   std::uint64_t video_memory_size = 0;  // 0 = the capture's
   // Limits for untrusted captures (the fuzzer): 0 = none beyond the device's own.

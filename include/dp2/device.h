@@ -12,6 +12,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dp2/ddi.h"
@@ -46,8 +47,12 @@ struct SurfaceDesc {
   DWORD color_key = 0;
 };
 
-// Mirrors the rasterizer's instruction-set choice (dp2raster Isa).
-enum class SimdTarget : std::uint8_t { kAuto, kScalar, kSse41, kAvx2, kNeon };
+// Mirrors the rasterizer's instruction-set choice (dp2raster Isa). kAvx512 runs the AVX2
+// kernels built with AVX-512 F, VL, BW and DQ (the same 8 lanes, twice the registers).
+enum class SimdTarget : std::uint8_t { kAuto, kScalar, kSse41, kAvx2, kNeon, kAvx512 };
+// The tools' names for them: "auto", "scalar", "sse41", "avx2", "avx512", "neon". Returns
+// false, leaving `out` alone, for any other name.
+bool simd_target_from_name(std::string_view name, SimdTarget& out) noexcept;
 
 struct DeviceDesc {
   // A transform-and-lighting device accepts untransformed vertices (D3DFVF_XYZ, normals).
@@ -145,7 +150,7 @@ struct Diagnostics {
   std::uint32_t last_marker_log_type = 0;
   std::uint64_t primitives_rejected = 0; // NaN / infinite / beyond the guard band
   // Triangles set up per pixel-pipeline kernel key (kernel_key_name), and the instruction
-  // set the SIMD kernels run on ("scalar", "sse4.1", "avx2", "neon").
+  // set the SIMD kernels run on ("scalar", "sse4.1", "avx2", "avx512", "neon").
   std::uint64_t kernel_triangles[kKernelKeyCount] = {};
   const char* simd = "";
   // One line per feature the stream used that the back end does not honour yet.

@@ -111,6 +111,7 @@ typedef struct dp2_device_desc {
 #define DP2_SIMD_SSE41 2u
 #define DP2_SIMD_AVX2 3u
 #define DP2_SIMD_NEON 4u /* AArch64 */
+#define DP2_SIMD_AVX512 5u /* x86: the AVX2 kernels built with AVX-512 F, VL, BW and DQ */
 
 /* desc may be NULL (defaults: owned 256 MiB video memory, one thread per core). */
 DP2_API dp2_result dp2_device_create(const dp2_device_desc* desc, dp2_device** out_device);

@@ -11,7 +11,7 @@
 // target gives the same bits (tests force each and compare images).
 //
 // Include only from a kernel TU that defines DP2_SIMD_TARGET (0 scalar, 1 SSE4.1, 2 AVX2,
-// 3 NEON on AArch64) and DP2_SIMD_NS.
+// 3 NEON on AArch64, 4 AVX-512) and DP2_SIMD_NS.
 #pragma once
 
 #include <bit>
@@ -22,7 +22,16 @@
 #error "simd.h is included only from a per-ISA kernel source (see rasterizer/CMakeLists.txt)"
 #endif
 
-#if DP2_SIMD_TARGET == 2
+// Target 4 is the AVX2 code below built with AVX-512 F, VL, BW and DQ: the same 8-lane
+// operations in 256-bit registers, where the compiler has 32 of them instead of 16 and
+// EVEX encodings. The kernels' temporaries then stay in registers instead of the stack.
+#if DP2_SIMD_TARGET == 2 || DP2_SIMD_TARGET == 4
+#define DP2_SIMD_AVX2_CODE 1
+#else
+#define DP2_SIMD_AVX2_CODE 0
+#endif
+
+#if DP2_SIMD_AVX2_CODE
 #include <immintrin.h>
 #elif DP2_SIMD_TARGET == 1
 #include <smmintrin.h>
@@ -188,7 +197,7 @@ inline int bits(I8 m) {
 #undef DP2_F2
 #undef DP2_I2
 
-#elif DP2_SIMD_TARGET == 2  // --------------------------------------------------------- AVX2
+#elif DP2_SIMD_AVX2_CODE  // ------------------------------------------------ AVX2 (and AVX-512)
 
 struct F8 { __m256 v; };
 struct I8 { __m256i v; };
@@ -353,7 +362,7 @@ inline int bits(I8 m) {
 #error "unknown DP2_SIMD_TARGET"
 #endif
 
-#if DP2_SIMD_TARGET != 2
+#if !DP2_SIMD_AVX2_CODE
 // byte_at() and exact_product_plus() as the AVX2 copy defines them, in plain operations.
 template <int N> I8 byte_at(I8 a) {
   static_assert(N >= 0 && N < 4);
@@ -384,7 +393,7 @@ inline void gather_pair(const std::uint32_t* base, I8 index, I8& first, I8& seco
 
 // A 4×2 block of 16-bit pixels: lanes 0–3 are row0's four, 4–7 row1's, zero-extended;
 // store_rows16 writes each lane's low 16 bits back (lanes hold values in [0, 0xFFFF]).
-#if DP2_SIMD_TARGET == 2
+#if DP2_SIMD_AVX2_CODE
 inline I8 load_rows16(const void* row0, const void* row1) {
   const __m128i a = _mm_loadl_epi64(static_cast<const __m128i*>(row0));
   const __m128i b = _mm_loadl_epi64(static_cast<const __m128i*>(row1));
@@ -429,7 +438,7 @@ inline void store_rows16(void* row0, void* row1, I8 a) {
 struct RowMasks {
   std::uint32_t covered, full;
 };
-#if DP2_SIMD_TARGET == 1 || DP2_SIMD_TARGET == 2
+#if DP2_SIMD_TARGET == 1 || DP2_SIMD_AVX2_CODE
 // Two byte compares over the whole row; `& used` drops its unused tail (k ≥ cols), which
 // a grid narrower than a tile leaves unwritten.
 inline RowMasks row_masks(const std::uint8_t (&row)[16], std::int32_t cols) {

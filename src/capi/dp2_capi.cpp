@@ -136,7 +136,7 @@ dp2_result dp2_device_create(const dp2_device_desc* desc, dp2_device** out_devic
   // 0.1's desc ended before `simd`; it is still accepted at that size.
   const bool has_simd = desc && desc->size == sizeof *desc;
   if (desc && !has_simd && desc->size != offsetof(dp2_device_desc, simd)) return DP2_E_INVALIDARG;
-  if (has_simd && desc->simd > DP2_SIMD_NEON) return DP2_E_INVALIDARG;
+  if (has_simd && desc->simd > DP2_SIMD_AVX512) return DP2_E_INVALIDARG;
   if (desc && desc->executor && (!sized(desc->executor) || !desc->executor->parallel_for)) return DP2_E_INVALIDARG;
   // The embedder's block needs its size; an owned segment of 0 bytes means the default.
   if (desc && desc->video_memory && desc->video_memory_size == 0) return DP2_E_INVALIDARG;

@@ -19,9 +19,24 @@ namespace {
 raster::Isa to_raster_isa(SimdTarget t) {
   static_assert(static_cast<int>(SimdTarget::kAvx2) == static_cast<int>(raster::Isa::kAvx2));
   static_assert(static_cast<int>(SimdTarget::kNeon) == static_cast<int>(raster::Isa::kNeon));
-  return t <= SimdTarget::kNeon ? static_cast<raster::Isa>(t) : raster::Isa::kAuto;
+  static_assert(static_cast<int>(SimdTarget::kAvx512) == static_cast<int>(raster::Isa::kAvx512));
+  return t <= SimdTarget::kAvx512 ? static_cast<raster::Isa>(t) : raster::Isa::kAuto;
 }
 }  // namespace
+
+bool simd_target_from_name(std::string_view name, SimdTarget& out) noexcept {
+  static constexpr struct {
+    std::string_view name;
+    SimdTarget target;
+  } kNames[] = {{"auto", SimdTarget::kAuto}, {"scalar", SimdTarget::kScalar}, {"sse41", SimdTarget::kSse41},
+                {"avx2", SimdTarget::kAvx2}, {"avx512", SimdTarget::kAvx512}, {"neon", SimdTarget::kNeon}};
+  for (const auto& n : kNames)
+    if (n.name == name) {
+      out = n.target;
+      return true;
+    }
+  return false;
+}
 
 const char* kernel_key_name(std::size_t key) noexcept {
   static_assert(kKernelKeyCount == raster::kKernelKeyCount);

@@ -37,10 +37,8 @@ class Replayer {
 
   bool run() {
     result_ = ReplayResult{};
-    if (options_.isa != "auto" && options_.isa != "scalar" && options_.isa != "sse41" && options_.isa != "avx2" &&
-        options_.isa != "neon")
-      return fail(0, "unknown instruction set '" + options_.isa + "' (auto, scalar, sse41, avx2, neon)");
-    // Only the scalar path exists so far: every choice runs it.
+    if (!simd_target_from_name(options_.isa, simd_))
+      return fail(0, "unknown instruction set '" + options_.isa + "' (auto, scalar, sse41, avx2, avx512, neon)");
     for (const CaptureRecord& rec : capture_.records) {
       offset_ = rec.offset;
       if (!std::visit([&](const auto& e) { return apply(e); }, rec.event)) return false;
@@ -120,11 +118,7 @@ class Replayer {
     if (options_.video_memory_size) desc.video_memory_size = options_.video_memory_size;
     else if (d.video_memory_size) desc.video_memory_size = d.video_memory_size;
     desc.render_threads = options_.render_threads;
-    desc.simd = options_.isa == "scalar" ? SimdTarget::kScalar
-                : options_.isa == "sse41" ? SimdTarget::kSse41
-                : options_.isa == "avx2"  ? SimdTarget::kAvx2
-                : options_.isa == "neon"  ? SimdTarget::kNeon
-                                          : SimdTarget::kAuto;
+    desc.simd = simd_;
     device_ = std::make_unique<Device>(desc);
     last_end_ = last_draw_end_ = Clock::now();
     return true;
@@ -312,6 +306,7 @@ class Replayer {
 
   const CaptureFile& capture_;
   const ReplayOptions& options_;
+  SimdTarget simd_ = SimdTarget::kAuto;  // options_.isa, read by run()
   ReplayResult& result_;
   std::unique_ptr<Device> device_;
   std::map<std::uint64_t, ULONG_PTR> contexts_;

@@ -436,6 +436,24 @@ TEST_CASE("capi: flip, then the front buffer through dp2_poll_frame and the fram
   CHECK(dp2_set_frame_callback(scene.dev, nullptr, nullptr) == DP2_OK);
 }
 
+TEST_CASE("capi: every DP2_SIMD_ value creates a device, the next one is DP2_E_INVALIDARG") {
+  // A target the CPU lacks falls back to the best it has (dp2.h), so each creates.
+  for (const std::uint32_t simd : {DP2_SIMD_AUTO, DP2_SIMD_SCALAR, DP2_SIMD_SSE41, DP2_SIMD_AVX2, DP2_SIMD_NEON,
+                                   DP2_SIMD_AVX512}) {
+    CAPTURE(simd);
+    auto desc = sized<dp2_device_desc>();
+    desc.simd = simd;
+    dp2_device* dev = nullptr;
+    REQUIRE(dp2_device_create(&desc, &dev) == DP2_OK);
+    dp2_device_destroy(dev);
+  }
+  auto desc = sized<dp2_device_desc>();
+  desc.simd = DP2_SIMD_AVX512 + 1;
+  dp2_device* dev = nullptr;
+  CHECK(dp2_device_create(&desc, &dev) == DP2_E_INVALIDARG);
+  CHECK(dev == nullptr);
+}
+
 TEST_CASE("capi: a host executor runs the tiles, and the image does not change") {
   struct Pool {
     std::atomic<int> calls{0};

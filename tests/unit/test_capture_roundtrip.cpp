@@ -143,10 +143,11 @@ struct Replayed {
   std::uint64_t draws_seen = 0;
 };
 
-Replayed replay(std::span<const std::byte> bytes, unsigned threads) {
+Replayed replay(std::span<const std::byte> bytes, unsigned threads, const std::string& isa = "auto") {
   Replayed out;
   dp2::ReplayOptions options;
   options.render_threads = threads;
+  options.isa = isa;
   options.on_frame = [&](const dp2::ReplayFrame& f) {
     out.frames.push_back(bytes_of(f.device, f.render_target));
     out.targets.push_back(f.render_target);
@@ -202,6 +203,27 @@ TEST_CASE("capture: a recorded session replays to identical frames") {
     CHECK(r.back == original.back);
     CHECK(r.frames[0] != r.frames[1]);
   }
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("capture: every instruction set replays to the recorded frames, and an unknown name is an error") {
+  const std::string path = temp_path("isa");
+  const Session original = record(path);
+  const std::vector<std::byte> bytes = load(path);
+  // A set the build or CPU lacks falls back to the best it has (capture.h), so each of
+  // dp2's names replays, and images do not depend on the choice.
+  for (const char* isa : {"auto", "scalar", "sse41", "avx2", "avx512", "neon"}) {
+    CAPTURE(isa);
+    const Replayed r = replay(bytes, 2, isa);
+    REQUIRE_MESSAGE(r.result.ok, r.result.error);
+    REQUIRE(r.frames.size() == 2);
+    CHECK(r.frames[1] == original.frames[1]);
+  }
+  const Replayed bad = replay(bytes, 2, "avx1024");
+  CHECK_FALSE(bad.result.ok);
+  CHECK(bad.result.error.find("unknown instruction set 'avx1024'") != std::string::npos);
+  CHECK(bad.result.error.find("avx512") != std::string::npos);
+  CHECK(bad.frames.empty());
   std::filesystem::remove(path);
 }
 

@@ -243,10 +243,11 @@ RendererStats render(const Config& c, const std::vector<Vertex>& vertices, bool 
   return r.stats();
 }
 
-// Every target this build and CPU run (x86: scalar, SSE4.1, AVX2; AArch64: scalar, NEON).
+// Every target this build and CPU run (x86: scalar, SSE4.1, AVX2, AVX-512; AArch64:
+// scalar, NEON).
 std::vector<Isa> runnable_isas() {
   std::vector<Isa> out;
-  for (const Isa isa : {Isa::kScalar, Isa::kSse41, Isa::kAvx2, Isa::kNeon})
+  for (const Isa isa : {Isa::kScalar, Isa::kSse41, Isa::kAvx2, Isa::kNeon, Isa::kAvx512})
     if (resolve_isa(isa) == isa) out.push_back(isa);
   return out;
 }
@@ -272,13 +273,19 @@ std::vector<RendererStats> check_against_scalar(const Config& c, const std::vect
 }  // namespace
 
 TEST_CASE("raster simd: this build runs more than the scalar kernels") {
-  // x86 builds compile the SSE4.1 and AVX2 kernels, AArch64 builds the NEON ones (every
-  // AArch64 CPU runs them). A build that lost them would leave the comparisons below
-  // comparing the scalar kernels with themselves.
+  // x86 builds compile the SSE4.1, AVX2 and AVX-512 kernels, AArch64 builds the NEON ones
+  // (every AArch64 CPU runs them). A build that lost them would leave the comparisons
+  // below comparing the scalar kernels with themselves.
   const std::vector<Isa> isas = runnable_isas();
   for (const Isa isa : isas) MESSAGE("compared: ", std::string(isa_name(isa)));
 #if defined(__x86_64__) || defined(__i386__)
   if (__builtin_cpu_supports("sse4.1")) CHECK(isas.size() >= 2);
+  const bool avx512 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+  CHECK((std::find(isas.begin(), isas.end(), Isa::kAvx512) != isas.end()) == avx512);
+  // kAuto takes the widest the CPU runs.
+  if (avx512) CHECK(best_isa() == Isa::kAvx512);
 #elif defined(__aarch64__)
   CHECK(isas == std::vector<Isa>{Isa::kScalar, Isa::kNeon});
 #endif

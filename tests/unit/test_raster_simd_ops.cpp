@@ -5,9 +5,9 @@
 // range or for NaN, integer adds and products wrap, select and bits read all-ones masks.
 // The image tests compare whole kernels; these reach the corners (NaN, infinities, ±0,
 // values past int32) that images seldom do. On x86 this file is its own executable, built
-// with -msse4.1 (tests/CMakeLists.txt says why), and again as the AVX2 copy's with
-// -mavx2 -mfma (test_raster_simd_ops_avx2.cpp); their cases return at once on a CPU
-// without those.
+// with -msse4.1 (tests/CMakeLists.txt says why), again as the AVX2 copy's with
+// -mavx2 -mfma (test_raster_simd_ops_avx2.cpp), and as the AVX-512 copy's with its flags
+// (test_raster_simd_ops_avx512.cpp); their cases return at once on a CPU without those.
 #if defined(DP2_SIMD_OPS_MAIN)
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #endif
@@ -30,6 +30,12 @@
 #define DP2_SIMD_TARGET 2
 #define DP2_SIMD_NS simd_ops_avx2_test
 #define DP2_SIMD_OPS_COPY "AVX2"
+#endif
+#elif defined(DP2_SIMD_OPS_AVX512)
+#if defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512BW__) && defined(__AVX512DQ__)
+#define DP2_SIMD_TARGET 4
+#define DP2_SIMD_NS simd_ops_avx512_test
+#define DP2_SIMD_OPS_COPY "AVX-512"
 #endif
 #elif defined(__SSE4_1__)
 #define DP2_SIMD_TARGET 1
@@ -54,6 +60,9 @@ bool target_runs() {
   return __builtin_cpu_supports("sse4.1");
 #elif DP2_SIMD_TARGET == 2
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#elif DP2_SIMD_TARGET == 4
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx512f") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
 #else
   return true;
 #endif

@@ -19,7 +19,7 @@ namespace dp2::raster {
 
 // The instruction sets the SIMD triangle kernels are compiled for. Every one gives the
 // same bytes; kAuto picks the best the CPU runs.
-enum class Isa : std::uint8_t { kAuto, kScalar, kSse41, kAvx2, kNeon };
+enum class Isa : std::uint8_t { kAuto, kScalar, kSse41, kAvx2, kNeon, kAvx512 };
 Isa best_isa() noexcept;
 // The instruction set the kernels use when `requested` is asked for (kAuto or one the CPU
 // lacks: the best it has).
