@@ -124,13 +124,24 @@ struct VideoMemory::Impl {
     }
     return std::nullopt;
   }
+  // Removes [start, start + reserved) from the free range holding it. All or nothing: the
+  // one step that allocates (a range split in two) comes first, so a bad_alloc leaves the
+  // list as it was instead of losing the rest of the range.
   static void take_range(std::map<std::uint64_t, std::uint64_t>& free_ranges, std::uint64_t start,
                          std::uint64_t reserved) {
     auto it = std::prev(free_ranges.upper_bound(start));
-    const std::uint64_t off = it->first, len = it->second;
-    free_ranges.erase(it);
-    if (start > off) free_ranges.emplace(off, start - off);
-    if (off + len > start + reserved) free_ranges.emplace(start + reserved, off + len - (start + reserved));
+    const std::uint64_t off = it->first, end = off + it->second, taken_end = start + reserved;
+    if (start > off) {
+      if (end > taken_end) free_ranges.emplace_hint(std::next(it), taken_end, end - taken_end);  // may throw
+      it->second = start - off;
+    } else if (end > taken_end) {
+      auto node = free_ranges.extract(it);  // the node is reused: no allocation
+      node.key() = taken_end;
+      node.mapped() = end - taken_end;
+      free_ranges.insert(std::move(node));
+    } else {
+      free_ranges.erase(it);
+    }
   }
   static void give_range(std::map<std::uint64_t, std::uint64_t>& free_ranges, std::uint64_t off,
                          std::uint64_t len) {
@@ -151,10 +162,16 @@ struct VideoMemory::Impl {
   }
 
   // Places `a` at `start` in segment `id` (which must be free) and records it.
+  // Either both records change or, on bad_alloc, neither.
   void place(AllocationHandle h, Allocation& a, std::uint32_t id, std::uint64_t start) {
     Segment& s = segments[id - 1];
-    take_range(s.free_ranges, start, align_up(a.desc.size));
     s.placed.emplace(start, h);
+    try {
+      take_range(s.free_ranges, start, align_up(a.desc.size));
+    } catch (...) {
+      s.placed.erase(start);
+      throw;
+    }
     a.segment = id;
     a.offset = start;
   }

@@ -22,6 +22,7 @@
 #include "gpu/spare_buffers.h"
 
 #include "support/device_fixture.h"
+#include "support/failing_new.h"
 
 // Test-only counting hook: this executable's global operator new counts, while a
 // CountAllocations is alive, the allocations of at least kLargeAllocation bytes on every
@@ -43,7 +44,20 @@ struct CountAllocations {
 };
 }  // namespace
 
+// FailNthAllocation (support/failing_new.h): allocations left on this thread before the
+// one that throws; 0 = none armed, -1 = it fired.
+namespace {
+thread_local long t_allocations_until_failure = 0;
+}  // namespace
+dp2::test::FailNthAllocation::FailNthAllocation(long n) { t_allocations_until_failure = n; }
+dp2::test::FailNthAllocation::~FailNthAllocation() { t_allocations_until_failure = 0; }
+bool dp2::test::FailNthAllocation::fired() const { return t_allocations_until_failure == -1; }
+
 void* operator new(std::size_t size) {
+  if (t_allocations_until_failure > 0 && --t_allocations_until_failure == 0) {
+    t_allocations_until_failure = -1;
+    throw std::bad_alloc();
+  }
   if (size >= kLargeAllocation && g_counting.load(std::memory_order_relaxed))
     g_large_allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(size ? size : 1)) return p;

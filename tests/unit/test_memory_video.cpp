@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "memory/video_memory.h"
+#include "support/failing_new.h"
 
 namespace {
 
@@ -308,6 +309,56 @@ TEST_CASE("memory: a cpu_only allocation is read in place through the aperture")
   REQUIRE(vm.destroy(s));
   CHECK(vm.resolve(*a, 1).empty());
   CHECK(vm.resolve(*b, 100).data() == vm.bytes(t).data());
+}
+
+TEST_CASE("memory: an allocation that throws while placing or mapping loses no free range") {
+  // Taking a range out of a free list may need a map node (a range split in two). When
+  // that node cannot be had, create() answers 0 (no handle) and make_resident() nullopt, and
+  // the free lists must be as before: the next placement lands where it would have landed
+  // had nothing failed. Each n fails a different allocation on the way.
+  FakeFences f;
+  VideoMemory clean(one_owned(4 * kSlot), f);
+  const AllocationHandle c0 = clean.create(desc_of(kSlot)), c1 = clean.create(desc_of(kSlot));
+  const AllocationHandle m0 = clean.create(desc_of(64, true)), m1 = clean.create(desc_of(64, true));
+  const auto clean_first = clean.make_resident(m0), clean_second = clean.make_resident(m1);
+  REQUIRE(c0 != 0);
+  REQUIRE(c1 != 0);
+  REQUIRE(clean_first);
+  REQUIRE(clean_second);
+  int segment_failures = 0, aperture_failures = 0;
+  for (long n = 1; n <= 8; ++n) {
+    CAPTURE(n);
+    VideoMemory vm(one_owned(4 * kSlot), f);
+    REQUIRE(vm.create(desc_of(kSlot)) != 0);
+    AllocationHandle second = 0;
+    {
+      dp2::test::FailNthAllocation fail(n);
+      second = vm.create(desc_of(kSlot));
+      CHECK((second == 0) == fail.fired());
+      segment_failures += fail.fired();
+    }
+    if (second == 0) second = vm.create(desc_of(kSlot));
+    REQUIRE(second != 0);
+    CHECK(offset_of(vm, second) == offset_of(clean, c1));
+    CHECK(vm.create(desc_of(kSlot)) != 0);  // the rest of the segment is still free
+
+    const AllocationHandle s = vm.create(desc_of(64, true)), t = vm.create(desc_of(64, true));
+    REQUIRE(s != 0);
+    REQUIRE(t != 0);
+    REQUIRE(vm.make_resident(s) == clean_first);
+    std::optional<GpuAddress> mapped;
+    {
+      dp2::test::FailNthAllocation fail(n);
+      mapped = vm.make_resident(t);
+      CHECK(!mapped == fail.fired());
+      aperture_failures += fail.fired();
+    }
+    if (!mapped) mapped = vm.make_resident(t);
+    CHECK(mapped == clean_second);
+  }
+  // The loop reached the allocations it meant to fail.
+  CHECK(segment_failures > 0);
+  CHECK(aperture_failures > 0);
 }
 
 TEST_CASE("memory: cpu_only allocations, size limits and unknown handles") {
