@@ -727,9 +727,13 @@ int main(int argc, char** argv) {
                  "warm-up frame")
       ->check(CLI::Range(1, 100000));
   app.add_option("--isa", isa,
-                 "instruction set of dp2's SIMD kernels: scalar, sse41, avx2, avx512, neon or auto (the best this CPU "
-                 "runs; a target the CPU lacks falls back to the best it has — the isa column says what ran)")
-      ->check(CLI::IsMember({"scalar", "sse41", "avx2", "avx512", "neon", "auto"}))
+                 "instruction set of dp2's SIMD kernels: " + dp2::simd_target_names() +
+                     " (auto: the best this CPU runs; a target the CPU lacks falls back to the best it has — the isa "
+                     "column says what ran)")
+      ->check([](const std::string& name) {
+        dp2::SimdTarget t;
+        return dp2::simd_target_from_name(name, t) ? std::string() : "not one of " + dp2::simd_target_names();
+      })
       ->capture_default_str();
   app.add_option("--target", target_bits,
                  "32: X8R8G8B8 + D24S8, the workloads as the speed issue defines them; 16: the same scenes on "

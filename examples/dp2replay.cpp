@@ -174,8 +174,8 @@ int main(int argc, char** argv) {
   app.add_flag("--every-draw", every_draw, "Also write each draw's render target as draw_NNNNN.png");
   app.add_option("--threads", threads, "Rendering threads (0 = one per core); images do not depend on it");
   app.add_option("--isa", isa,
-                 "Instruction set of the SIMD kernels: auto, scalar, sse41, avx2, avx512, neon (one the CPU lacks "
-                 "falls back to the best it has); images do not depend on it");
+                 "Instruction set of the SIMD kernels: " + dp2::simd_target_names() +
+                     " (one the CPU lacks falls back to the best it has); images do not depend on it");
   app.add_option("--compare", compare_dir,
                  "Compare each chosen frame with DIR/frame_NNNNN.png; writes diff PNGs and compare-report.txt to "
                  "OUT/diff (or ./dp2replay-diff) and exits 1 on any difference");

@@ -1,6 +1,6 @@
 // The 8-wide block kernels (span.h), one source compiled per instruction set: CMake builds
-// this file with DP2_SIMD_TARGET = 0 (scalar), 1 (SSE4.1), 2 (AVX2) and 4 (AVX-512: the
-// AVX2 code with 32 registers, simd.h), each into its own namespace. Called on a worker thread, inside the tile that owns the pixels.
+// this file with DP2_SIMD_TARGET = 0 (scalar), 1 (SSE4.1), 2 (AVX2), 3 (NEON) and 4
+// (AVX-512: the AVX2 code with 32 registers, simd.h), each into its own namespace. Called on a worker thread, inside the tile that owns the pixels.
 //
 // Each step repeats the scalar pipeline's arithmetic in the same order (pixel.cpp,
 // combiner.cpp, sampler.cpp, formats.cpp: -ffp-contract=off, float), so a pixel gets the

@@ -53,6 +53,8 @@ enum class SimdTarget : std::uint8_t { kAuto, kScalar, kSse41, kAvx2, kNeon, kAv
 // The tools' names for them: "auto", "scalar", "sse41", "avx2", "avx512", "neon". Returns
 // false, leaving `out` alone, for any other name.
 bool simd_target_from_name(std::string_view name, SimdTarget& out) noexcept;
+// Those names, in that order, joined by ", " (for help and error texts).
+std::string simd_target_names();
 
 struct DeviceDesc {
   // A transform-and-lighting device accepts untransformed vertices (D3DFVF_XYZ, normals).

@@ -130,6 +130,14 @@ const char* dp2_version_string(void) { return DP2_VERSION_STRING; }
 
 // --- devices -------------------------------------------------------------------------------
 
+// dp2_device_desc.simd is cast to SimdTarget: the two numberings must stay one.
+static_assert(DP2_SIMD_AUTO == static_cast<unsigned>(dp2::SimdTarget::kAuto) &&
+              DP2_SIMD_SCALAR == static_cast<unsigned>(dp2::SimdTarget::kScalar) &&
+              DP2_SIMD_SSE41 == static_cast<unsigned>(dp2::SimdTarget::kSse41) &&
+              DP2_SIMD_AVX2 == static_cast<unsigned>(dp2::SimdTarget::kAvx2) &&
+              DP2_SIMD_NEON == static_cast<unsigned>(dp2::SimdTarget::kNeon) &&
+              DP2_SIMD_AVX512 == static_cast<unsigned>(dp2::SimdTarget::kAvx512));
+
 dp2_result dp2_device_create(const dp2_device_desc* desc, dp2_device** out_device) {
   if (!out_device) return DP2_E_INVALIDARG;
   *out_device = nullptr;

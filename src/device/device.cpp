@@ -24,18 +24,27 @@ raster::Isa to_raster_isa(SimdTarget t) {
 }
 }  // namespace
 
+namespace {
+constexpr struct {
+  std::string_view name;
+  SimdTarget target;
+} kSimdNames[] = {{"auto", SimdTarget::kAuto}, {"scalar", SimdTarget::kScalar}, {"sse41", SimdTarget::kSse41},
+                  {"avx2", SimdTarget::kAvx2}, {"avx512", SimdTarget::kAvx512}, {"neon", SimdTarget::kNeon}};
+}  // namespace
+
 bool simd_target_from_name(std::string_view name, SimdTarget& out) noexcept {
-  static constexpr struct {
-    std::string_view name;
-    SimdTarget target;
-  } kNames[] = {{"auto", SimdTarget::kAuto}, {"scalar", SimdTarget::kScalar}, {"sse41", SimdTarget::kSse41},
-                {"avx2", SimdTarget::kAvx2}, {"avx512", SimdTarget::kAvx512}, {"neon", SimdTarget::kNeon}};
-  for (const auto& n : kNames)
+  for (const auto& n : kSimdNames)
     if (n.name == name) {
       out = n.target;
       return true;
     }
   return false;
+}
+
+std::string simd_target_names() {
+  std::string out;
+  for (const auto& n : kSimdNames) (out.empty() ? out : out += ", ") += n.name;
+  return out;
 }
 
 const char* kernel_key_name(std::size_t key) noexcept {

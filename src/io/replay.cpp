@@ -38,7 +38,7 @@ class Replayer {
   bool run() {
     result_ = ReplayResult{};
     if (!simd_target_from_name(options_.isa, simd_))
-      return fail(0, "unknown instruction set '" + options_.isa + "' (auto, scalar, sse41, avx2, avx512, neon)");
+      return fail(0, "unknown instruction set '" + options_.isa + "' (" + simd_target_names() + ")");
     for (const CaptureRecord& rec : capture_.records) {
       offset_ = rec.offset;
       if (!std::visit([&](const auto& e) { return apply(e); }, rec.event)) return false;
