@@ -395,14 +395,18 @@ DP2_INLINE F8 blend_one(const FastDraw::BlendMode& b, F8 s, F8 sa, F8 dc, F8 da,
   return clamp01(blend_channel(b.op, s, factor(b.src, s, sa, dc, da, constant), dc, factor(b.dst, s, sa, dc, da, constant)));
 }
 
-// blend_one() on every channel (alpha only where the target stores it). The
-// src_alpha_over case is blend_one's s·sf + d·df with sf = αs and df = 1 − αs, the same
-// operations in the same order, computing 1 − αs once.
+// blend_one() on every channel (alpha only where the target stores it), of a source and a
+// destination colour whose channels are all in [0, 1] (clamp01's output and a decoded
+// target). The src_alpha_over case is blend_one's s·sf + d·df with sf = αs and
+// df = 1 − αs, the same operations in the same order, computing 1 − αs once; its clamp01
+// is left out, as it changes no value there: every term is ≥ +0, and rounding is
+// monotonic, so s·αs + d·inv ≤ αs + inv, where inv = fl(1 − αs) is within 2^-25 of 1 − αs
+// and fl(αs + inv) ≤ fl(1 + 2^-25) = 1.
 DP2_INLINE Color8 blend(const FastDraw::BlendMode& b, const Color8& src, const Color8& dst, bool color_alpha) {
   const F8 sa = src.a;
   if (b.src_alpha_over) {
     const F8 inv = splat(1.0f) - sa;
-    const auto over = [&](F8 s, F8 dc) DP2_LAMBDA_INLINE { return clamp01(s * sa + dc * inv); };
+    const auto over = [&](F8 s, F8 dc) DP2_LAMBDA_INLINE { return s * sa + dc * inv; };
     return {over(src.r, dst.r), over(src.g, dst.g), over(src.b, dst.b), color_alpha ? over(sa, dst.a) : sa};
   }
   const Color& k = b.constant;
