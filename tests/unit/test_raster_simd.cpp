@@ -740,3 +740,20 @@ TEST_CASE("raster: the caller's rounding mode and flush-to-zero do not change a 
     CHECK(got.depth == expected.depth);
   }
 }
+
+TEST_CASE("raster simd: SRCALPHA / INVSRCALPHA blending of [0, 1] channels stays in [0, 1] for every alpha") {
+  // span_kernel.cpp's blend() leaves out this case's clamp01 on that bound. The sum
+  // s·αs + d·(1 − αs) grows with s and d (rounding is monotonic, every term ≥ +0), so
+  // s = d = 1 is the largest; here for every float αs in [0, 1], in the kernels' order
+  // (products, then their sum; -ffp-contract=off keeps them unfused, and 1·x = x exactly).
+  std::uint64_t above = 0;
+  for (std::uint32_t bits = 0; bits <= 0x3F800000u; ++bits) {
+    float sa;
+    std::memcpy(&sa, &bits, sizeof sa);
+    const float s = 1.0f, d = 1.0f;
+    const float inv = 1.0f - sa;
+    const float sum = s * sa + d * inv;
+    above += !(sum >= 0.0f && sum <= 1.0f);
+  }
+  CHECK(above == 0);
+}
