@@ -5,8 +5,9 @@
 
 namespace dp2::test {
 
-// While alive, the n-th operator new on this thread (counting from 1, of any size) throws
-// std::bad_alloc instead of allocating. Other threads are not affected.
+// While alive, the n-th call of the plain operator new on this thread (counting from 1,
+// any size; the over-aligned form is not counted) throws std::bad_alloc instead of
+// allocating. Other threads are not affected.
 class FailNthAllocation {
  public:
   explicit FailNthAllocation(long n);
