@@ -522,6 +522,11 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   const bool color16 = k16 && d.color16, depth16 = k16 && d.depth16, dither_on = k16 && d.dither;
   const FastDraw::Layout16 layout16 = d.layout16;  // a copy, for the same reason as the fields above
   const bool depth_bias_on = !kLean && d.depth_bias != 0;
+  // The stage's op() clamps its channels (alpha where ALPHAOP runs), and clamp01 of
+  // clamp01's output is the same value (never NaN, in [0, 1]): the final clamp is needed
+  // only after a specular add or fog, or without a texture stage.
+  const bool rgb_clamped = kTexture && !specular && fog == FastDraw::Fog::kNone;
+  const bool alpha_clamped = kTexture && !alpha_op_disabled;
   // FastDraw::z_clamp_plain: the two clamps are one min/max pair.
   const bool z_clamp_simple = kLean || d.z_clamp_plain;
   const F8 constant_w = splat(t.w);
@@ -682,11 +687,6 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
           color = {f * color.r + g1 * splat(fc.r), f * color.g + g1 * splat(fc.g), f * color.b + g1 * splat(fc.b),
                    color.a};
         }
-        // The stage's op() clamped its channels already (alpha where ALPHAOP ran), and
-        // clamp01 of clamp01's output is the same value (never NaN, in [0, 1]): only the
-        // specular add or fog after it needs the clamp again.
-        const bool rgb_clamped = kTexture && !specular && fog == FastDraw::Fog::kNone;
-        const bool alpha_clamped = kTexture && !alpha_op_disabled;
         const auto clamp_unless = [](bool clamped, F8 c) DP2_LAMBDA_INLINE { return clamped ? c : clamp01(c); };
         color = {clamp_unless(rgb_clamped, color.r), clamp_unless(rgb_clamped, color.g),
                  clamp_unless(rgb_clamped, color.b),

@@ -22,9 +22,7 @@ raster::Isa to_raster_isa(SimdTarget t) {
   static_assert(static_cast<int>(SimdTarget::kAvx512) == static_cast<int>(raster::Isa::kAvx512));
   return t <= SimdTarget::kAvx512 ? static_cast<raster::Isa>(t) : raster::Isa::kAuto;
 }
-}  // namespace
 
-namespace {
 constexpr struct {
   std::string_view name;
   SimdTarget target;
