@@ -285,7 +285,7 @@ Isa best_isa() noexcept {
 const char* isa_name(Isa isa) noexcept {
   switch (isa) {
     case Isa::kScalar: return "scalar";
-    case Isa::kSse41: return "sse4.1";
+    case Isa::kSse41: return "sse41";
     case Isa::kAvx2: return "avx2";
     case Isa::kAvx512: return "avx512";
     case Isa::kNeon: return "neon";

@@ -152,7 +152,7 @@ struct Diagnostics {
   std::uint32_t last_marker_log_type = 0;
   std::uint64_t primitives_rejected = 0; // NaN / infinite / beyond the guard band
   // Triangles set up per pixel-pipeline kernel key (kernel_key_name), and the instruction
-  // set the SIMD kernels run on ("scalar", "sse4.1", "avx2", "avx512", "neon").
+  // set the SIMD kernels run on, by the tools' name (simd_target_from_name reads it back).
   std::uint64_t kernel_triangles[kKernelKeyCount] = {};
   const char* simd = "";
   // One line per feature the stream used that the back end does not honour yet.

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -532,6 +533,27 @@ TEST_CASE("submission render: marker type and sequence are kept") {
   d = rig.dev.diagnostics();
   CHECK(d.last_marker_log_type == D3DDDIMLT_FULL);
   CHECK(d.last_render_cb_sequence == 0x80000002u);
+}
+
+TEST_CASE("submission render: the instruction set the diagnostics name is one the tools accept") {
+  // Diagnostics::simd is what dp2bench prints and what --isa takes back (device.h): the
+  // name must parse, and a device asked for it must run the same set. A set the CPU lacks
+  // falls back to one it runs, which must round-trip too.
+  for (const dp2::SimdTarget asked : {dp2::SimdTarget::kAuto, dp2::SimdTarget::kScalar, dp2::SimdTarget::kSse41,
+                                      dp2::SimdTarget::kAvx2, dp2::SimdTarget::kAvx512, dp2::SimdTarget::kNeon}) {
+    CAPTURE(static_cast<int>(asked));
+    dp2::DeviceDesc desc;
+    desc.simd = asked;
+    const Rig rig(16, 16, desc);
+    const std::string name = rig.dev.diagnostics().simd;
+    CAPTURE(name);
+    dp2::SimdTarget parsed = dp2::SimdTarget::kAuto;
+    REQUIRE(dp2::simd_target_from_name(name, parsed));
+    CHECK(parsed != dp2::SimdTarget::kAuto);  // the set that runs, not the request
+    desc.simd = parsed;
+    const Rig again(16, 16, desc);
+    CHECK(std::string(again.dev.diagnostics().simd) == name);
+  }
 }
 
 TEST_CASE("submission render: CommandOffset skips leading bytes, patch offsets count from the buffer start") {
