@@ -205,6 +205,12 @@ DP2_INLINE LevelParams level_params(const FastDraw::Level& a, const FastDraw::Le
           select(quad_a, pa.pitch, pb.pitch), select(quad_a, pa.offset, pb.offset)};
 }
 
+// Quad A's level `a` on its lanes, quad B's `b` on the others: one level's parameters when
+// the two are the same (all but 0.1% of the demo scene's mipmapped blocks).
+DP2_INLINE LevelParams quad_levels(const FastDraw& d, std::uint32_t a, std::uint32_t b, I8 quad_a) {
+  return a == b ? level_params(d.levels[a]) : level_params(d.levels[a], d.levels[b], quad_a);
+}
+
 // The draw's texture as the sampler reads it per block, copied once per grid: the pixel
 // stores go through std::byte*, which may alias the FastDraw, so read from it these were
 // reloaded in every block and the level's parameters rebuilt (W2: ~25 instructions a block).
@@ -306,16 +312,15 @@ template <bool kAlpha, bool kInRange>
     mip[q] = select_mip_from_derivatives(*d.texture, *d.sampler, dudx, dvdx, dudy, dvdy);
   }
   const I8 quad_a = load_i(kQuadA);
-  const Color8 c0 =
-      sample_levels<kAlpha, kInRange>(s, level_params(d.levels[mip[0].level0], d.levels[mip[1].level0], quad_a), u,
-                                      v, mip[0].linear, mip[1].linear, quad_a);
+  const Color8 c0 = sample_levels<kAlpha, kInRange>(s, quad_levels(d, mip[0].level0, mip[1].level0, quad_a), u, v,
+                                                    mip[0].linear, mip[1].linear, quad_a);
   if (!(mip[0].fraction > 0.0f) && !(mip[1].fraction > 0.0f)) return c0;
   // The next level where a quad blends two; a quad with fraction 0 reads its own level
   // again and lerp(c, c, 0) = c exactly (c is finite and ≥ 0).
   const std::uint32_t next_a = mip[0].fraction > 0.0f ? mip[0].level0 + 1 : mip[0].level0;
   const std::uint32_t next_b = mip[1].fraction > 0.0f ? mip[1].level0 + 1 : mip[1].level0;
-  const Color8 c1 = sample_levels<kAlpha, kInRange>(s, level_params(d.levels[next_a], d.levels[next_b], quad_a), u,
-                                                    v, mip[0].linear, mip[1].linear, quad_a);
+  const Color8 c1 = sample_levels<kAlpha, kInRange>(s, quad_levels(d, next_a, next_b, quad_a), u, v, mip[0].linear,
+                                                    mip[1].linear, quad_a);
   return lerp<kAlpha>(c0, c1, select(quad_a, splat(mip[0].fraction), splat(mip[1].fraction)));
 }
 
