@@ -524,6 +524,12 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   const bool need_alpha = kBlend || (!kModulate && d.need_alpha);
   // COLORWRITEENABLE lets every bit through: a fully passing block needs no old colour.
   const bool write_all = kModulate || d.write_all;  // FastDraw::modulate implies it
+  // FastDraw::modulate's stage written out: in the kModulate copy, and behind this one
+  // per-draw flag in the others, for the states the lean copy does not take (the demo
+  // scene: perspective and fog), in place of a switch per channel and argument per block.
+  // Where the flag holds, need_alpha is kBlend here too (FastDraw::modulate: alpha is
+  // needed only for blending).
+  const bool modulate = kModulate || (kTexture && d.modulate);
   const bool color16 = k16 && d.color16, depth16 = k16 && d.depth16, dither_on = k16 && d.dither;
   const FastDraw::Layout16 layout16 = d.layout16;  // a copy, for the same reason as the fields above
   const bool depth_bias_on = !kLean && d.depth_bias != 0;
@@ -659,7 +665,7 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
             texel = need_alpha ? (in_range ? sample<true, true>(d, tex, tu, tv) : sample<true, false>(d, tex, tu, tv))
                                : (in_range ? sample<false, true>(d, tex, tu, tv) : sample<false, false>(d, tex, tu, tv));
           }
-          if constexpr (kModulate) {
+          if (modulate) {
             // op(kModulate, texture, diffuse) with the switches resolved; a product is the
             // same float in either order, so the arguments' order does not matter.
             color.r = clamp01(texel.r * diffuse.r);
