@@ -89,7 +89,8 @@ struct FastDraw {
   // its alpha is the same, DISABLE or not needed, alpha is needed only for blending, and
   // COLORWRITEENABLE writes every channel (write_all): the lean 32-bit kernels have a
   // copy with that stage written out and those flags constant, without a switch on op and
-  // arguments in every block.
+  // arguments in every block; every other copy (not lean, 16-bit, and the scalar and
+  // SSE4.1 ones) takes the same written-out stage behind this flag.
   bool modulate = false;
   // its texture: 32-bit ARGB, no colour key, WRAP on powers of two or CLAMP; its levels
   // addressed as texel offsets from `texels` (level 0's first texel)

@@ -525,10 +525,10 @@ void block_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   // COLORWRITEENABLE lets every bit through: a fully passing block needs no old colour.
   const bool write_all = kModulate || d.write_all;  // FastDraw::modulate implies it
   // FastDraw::modulate's stage written out: in the kModulate copy, and behind this one
-  // per-draw flag in the others, for the states the lean copy does not take (the demo
-  // scene: perspective and fog), in place of a switch per channel and argument per block.
-  // Where the flag holds, need_alpha is kBlend here too (FastDraw::modulate: alpha is
-  // needed only for blending).
+  // per-draw flag in every other copy (the demo scene's perspective, fogged triangles
+  // take it), in place of a switch per channel and argument per block. Where the flag
+  // holds, need_alpha is kBlend here too: prepare_fast_draw sets it only when
+  // d.need_alpha equals the state's blend flag, which is the kernel key's kBlend.
   const bool modulate = kModulate || (kTexture && d.modulate);
   const bool color16 = k16 && d.color16, depth16 = k16 && d.depth16, dither_on = k16 && d.dither;
   const FastDraw::Layout16 layout16 = d.layout16;  // a copy, for the same reason as the fields above
@@ -749,8 +749,8 @@ void shade_grid(const FastDraw& d, const TrianglePrim& t, const Plane* tri_plane
   constexpr bool kSplit16 = DP2_SIMD_AVX2_CODE || DP2_SIMD_TARGET == 3;
   if constexpr (kSplit16) {
     if (!d.color16 && !d.depth16) {
-      // The usual textured stage has its own lean copy (W2, W3, W5): the others switch on
-      // op and arguments per block.
+      // The usual textured stage has its own lean copy (W2, W3, W5); the others take the
+      // same stage behind d.modulate, and switch on op and arguments otherwise.
       if constexpr (kTexture)
         if (d.modulate && lean(d, t))
           return block_grid<kDepth, kTexture, kBlend, true, false, true>(d, t, tri_planes, g, counters);
