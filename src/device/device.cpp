@@ -23,17 +23,18 @@ raster::Isa to_raster_isa(SimdTarget t) {
   return t <= SimdTarget::kAvx512 ? static_cast<raster::Isa>(t) : raster::Isa::kAuto;
 }
 
-constexpr struct {
-  std::string_view name;
-  SimdTarget target;
-} kSimdNames[] = {{"auto", SimdTarget::kAuto}, {"scalar", SimdTarget::kScalar}, {"sse41", SimdTarget::kSse41},
-                  {"avx2", SimdTarget::kAvx2}, {"avx512", SimdTarget::kAvx512}, {"neon", SimdTarget::kNeon}};
+// The targets in the order the tools list them. Their names are the rasterizer's
+// (raster::isa_name), the one table: Diagnostics::simd prints the same names the tools
+// read back.
+constexpr SimdTarget kSimdTargets[] = {SimdTarget::kAuto, SimdTarget::kScalar, SimdTarget::kSse41,
+                                       SimdTarget::kAvx2, SimdTarget::kAvx512, SimdTarget::kNeon};
+std::string_view simd_target_name(SimdTarget t) noexcept { return raster::isa_name(to_raster_isa(t)); }
 }  // namespace
 
 bool simd_target_from_name(std::string_view name, SimdTarget& out) noexcept {
-  for (const auto& n : kSimdNames)
-    if (n.name == name) {
-      out = n.target;
+  for (const SimdTarget t : kSimdTargets)
+    if (simd_target_name(t) == name) {
+      out = t;
       return true;
     }
   return false;
@@ -41,7 +42,7 @@ bool simd_target_from_name(std::string_view name, SimdTarget& out) noexcept {
 
 std::string simd_target_names() {
   std::string out;
-  for (const auto& n : kSimdNames) (out.empty() ? out : out += ", ") += n.name;
+  for (const SimdTarget t : kSimdTargets) (out.empty() ? out : out += ", ") += simd_target_name(t);
   return out;
 }
 

@@ -24,6 +24,8 @@ Isa best_isa() noexcept;
 // The instruction set the kernels use when `requested` is asked for (kAuto or one the CPU
 // lacks: the best it has).
 Isa resolve_isa(Isa requested) noexcept;
+// "auto", "scalar", "sse41", "avx2", "avx512", "neon": also the names the device's
+// simd_target_from_name reads and its tools take (device.cpp builds on this table).
 const char* isa_name(Isa isa) noexcept;
 
 // Kernel keys counted in RendererStats::kernel_triangles: the eight SIMD block-kernel
